@@ -1,0 +1,19 @@
+// The commands of the `trainer` executable: each sets up its options on a CLI11 subcommand and
+// returns the function that runs it and gives the exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace trainer::app {
+
+using Run = std::function<int()>;
+
+Run SetupRender(CLI::App& command);
+Run SetupPlugins(CLI::App& command);
+
+// Prints every diagnostic of `e` on stderr, one per line.
+void PrintError(const std::exception& e);
+
+}  // namespace trainer::app

@@ -1,0 +1,25 @@
+// `trainer plugins`: the registry, as it runs.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "app/commands.h"
+#include "framework/framework.h"
+
+namespace trainer::app {
+
+Run SetupPlugins(CLI::App&) {
+  return [] {
+    Framework framework{RenderOptions{}};
+    std::string out = "PLUGIN        EXTENSION POINTS\n";
+    for (const auto& row : framework.Describe()) {
+      std::string points;
+      for (const auto& p : row.points) points += (points.empty() ? "" : ", ") + p;
+      out += fmt::format("{:<13} {}\n", row.name, points);
+    }
+    std::cout << out;
+    return 0;
+  };
+}
+
+}  // namespace trainer::app

@@ -1,0 +1,105 @@
+// `trainer render`: options and output.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "app/commands.h"
+#include "render/render.h"
+#include "util/error.h"
+
+namespace trainer::app {
+
+namespace {
+
+struct RenderFlags {
+  std::vector<std::string> paths;
+  std::vector<std::string> runtimes;
+  std::string namespace_ = "default";
+  std::string output = "yaml";
+  std::vector<std::string> show_only;
+  std::string output_dir;
+  bool legacy = false;
+};
+
+// Writes every file under `dir`, each first to a temporary name and then renamed into place.
+void WriteFiles(const std::string& dir, const std::vector<RenderedFile>& files) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw Error(fmt::format("--output-dir {}: {}", dir, ec.message()));
+  std::vector<std::pair<fs::path, fs::path>> staged;
+  for (const RenderedFile& f : files) {
+    fs::path final_path = fs::path(dir) / f.name;
+    fs::path temp = final_path;
+    temp += ".tmp";
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << f.content;
+    out.close();
+    if (!out) {
+      for (auto& [t, _] : staged) fs::remove(t, ec);
+      fs::remove(temp, ec);
+      throw Error(fmt::format("--output-dir {}: cannot write {}", dir, temp.string()));
+    }
+    staged.emplace_back(temp, final_path);
+  }
+  for (auto& [temp, final_path] : staged) {
+    fs::rename(temp, final_path, ec);
+    if (ec) throw Error(fmt::format("--output-dir {}: cannot write {}: {}", dir, final_path.string(), ec.message()));
+  }
+}
+
+int RunRender(const RenderFlags& flags) {
+  RenderRequest request;
+  request.load.paths = flags.paths;
+  request.load.runtime_paths = flags.runtimes;
+  request.load.default_namespace = flags.namespace_;
+  request.render.legacy_image = flags.legacy;
+  request.format = flags.output == "json" ? RenderRequest::Format::kJson : RenderRequest::Format::kYaml;
+  request.show_only = flags.show_only;
+  auto fs = NewRealFileSystem();
+  RenderResult result = Render(request, *fs);
+  for (const auto& notice : result.notices) std::cerr << "trainer: " << notice << '\n';
+  if (!flags.output_dir.empty()) {
+    WriteFiles(flags.output_dir, result.files);
+    return 0;
+  }
+  std::fwrite(result.output.data(), 1, result.output.size(), stdout);
+  if (std::fflush(stdout) != 0) throw Error("cannot write to standard output");
+  return 0;
+}
+
+}  // namespace
+
+Run SetupRender(CLI::App& command) {
+  auto flags = std::make_shared<RenderFlags>();
+  command.add_option("PATH", flags->paths, "TrainJob and runtime files or directories (*.yaml, *.yml, recursively); - for stdin")
+      ->required();
+  command.add_option("-r,--runtime", flags->runtimes, "Add runtimes from this file or directory (repeatable)")
+      ->allow_extra_args(false);
+  command.add_option("-n,--namespace", flags->namespace_, "Namespace of objects that set none")->capture_default_str();
+  command.add_option("-o,--output", flags->output, "Output format")
+      ->check(CLI::IsMember({"yaml", "json"}))
+      ->capture_default_str();
+  command.add_option("-s,--show-only", flags->show_only, "Print only objects of this KIND or KIND/NAME (repeatable)")
+      ->allow_extra_args(false);
+  command.add_option("--output-dir", flags->output_dir, "Write one file per object into DIR instead of stdout");
+  command.add_flag("--legacy", flags->legacy,
+                   "Use the controller's old image behaviour: the TrainJob image on every trainer-ancestor node "
+                   "container, set by the JobSet builder");
+  return [flags] { return RunRender(*flags); };
+}
+
+void PrintError(const std::exception& e) {
+  if (const auto* error = dynamic_cast<const Error*>(&e)) {
+    for (const Diagnostic& d : error->diagnostics()) {
+      std::cerr << (d.where.HasPosition() ? "" : "trainer: error: ") << d.Format() << '\n';
+    }
+    return;
+  }
+  std::cerr << "trainer: error: " << e.what() << '\n';
+}
+
+}  // namespace trainer::app

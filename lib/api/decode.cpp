@@ -1,0 +1,500 @@
+#include "api/decode.h"
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <limits>
+
+#include "k8s/typed_roundtrip.h"
+#include "util/error.h"
+
+namespace trainer {
+
+namespace {
+
+std::string Path(const std::string& parent, std::string_view field) {
+  return parent.empty() ? std::string(field) : fmt::format("{}.{}", parent, field);
+}
+
+}  // namespace
+
+Origin FieldPositions::Find(std::string path) const {
+  while (true) {
+    if (auto it = origins_.find(path); it != origins_.end()) return it->second;
+    auto cut = path.find_last_of(".[");
+    if (cut == std::string::npos) return {};
+    path.resize(cut);
+  }
+}
+
+namespace {
+
+const char* Article(Tree::Type type) {
+  return type == Tree::Type::kInt || type == Tree::Type::kMap || type == Tree::Type::kList ? "an" : "a";
+}
+
+class Decoder {
+ public:
+  Decoder(FieldPositions& positions, std::vector<Diagnostic>& errors)
+      : positions_(positions), errors_(errors) {}
+
+  void Fail(const Tree& at, const std::string& path, std::string message) {
+    errors_.push_back(Diagnostic{at.origin(), subject_, path, std::move(message)});
+  }
+  void set_subject(std::string subject) { subject_ = std::move(subject); }
+
+  bool Expect(const Tree& t, const std::string& path, Tree::Type type) {
+    positions_.Record(path, t.origin());
+    if (t.type() == type) return true;
+    Fail(t, path, fmt::format("expected {} {}, got {} {}", Article(type), Tree::TypeName(type),
+                              Article(t.type()), Tree::TypeName(t.type())));
+    return false;
+  }
+
+  void Read(const Tree& t, const std::string& path, std::string& out) {
+    if (Expect(t, path, Tree::Type::kString)) out = t.text();
+  }
+  void Read(const Tree& t, const std::string& path, bool& out) {
+    if (Expect(t, path, Tree::Type::kBool)) out = t.AsBool();
+  }
+  void Read(const Tree& t, const std::string& path, std::int64_t& out) {
+    if (Expect(t, path, Tree::Type::kInt)) out = t.AsInt();
+  }
+  void Read(const Tree& t, const std::string& path, std::int32_t& out) {
+    if (!Expect(t, path, Tree::Type::kInt)) return;
+    if (t.AsInt() < std::numeric_limits<std::int32_t>::min() || t.AsInt() > std::numeric_limits<std::int32_t>::max()) {
+      Fail(t, path, fmt::format("{} does not fit a 32-bit integer", t.AsInt()));
+      return;
+    }
+    out = static_cast<std::int32_t>(t.AsInt());
+  }
+  void Read(const Tree& t, const std::string& path, StringMap& out) {
+    if (!Expect(t, path, Tree::Type::kMap)) return;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const Tree& v = t.items()[i];
+      std::string child = fmt::format("{}[{}]", path, t.KeyAt(i));
+      if (v.IsNull()) continue;
+      std::string value;
+      Read(v, child, value);
+      out[t.KeyAt(i)] = value;
+    }
+  }
+  template <class T>
+  void Read(const Tree& t, const std::string& path, std::vector<T>& out) {
+    if (!Expect(t, path, Tree::Type::kList)) return;
+    for (std::size_t i = 0; i < t.items().size(); ++i) {
+      T item{};
+      Read(t.items()[i], fmt::format("{}[{}]", path, i), item);
+      out.push_back(std::move(item));
+    }
+  }
+  template <class T>
+  void Read(const Tree& t, const std::string& path, std::optional<T>& out) {
+    if (t.IsNull()) {
+      positions_.Record(path, t.origin());
+      return;
+    }
+    T value{};
+    Read(t, path, value);
+    out = std::move(value);
+  }
+
+  // A Kubernetes core type kept as a Tree, checked and normalised by its round-trip table.
+  void ReadCore(const Tree& t, const std::string& path, std::string_view type_name, Tree& out) {
+    positions_.Record(path, t.origin());
+    out = t;
+    std::vector<FieldIssue> issues;
+    RoundTrip(out, type_name, path, issues);
+    for (auto& issue : issues) {
+      errors_.push_back(Diagnostic{issue.origin.HasPosition() ? issue.origin : t.origin(), subject_,
+                                   issue.path, issue.message});
+    }
+  }
+  void ReadCoreList(const Tree& t, const std::string& path, std::string_view type_name, std::vector<Tree>& out) {
+    if (t.IsNull() || !Expect(t, path, Tree::Type::kList)) return;
+    for (std::size_t i = 0; i < t.items().size(); ++i) {
+      Tree item;
+      ReadCore(t.items()[i], fmt::format("{}[{}]", path, i), type_name, item);
+      out.push_back(std::move(item));
+    }
+  }
+  void ReadCoreOptional(const Tree& t, const std::string& path, std::string_view type_name, std::optional<Tree>& out) {
+    if (t.IsNull()) return;
+    Tree value;
+    ReadCore(t, path, type_name, value);
+    out = std::move(value);
+  }
+
+  // Walks the fields of a map, strictly: fields not claimed by `visit` are errors.
+  void Object(const Tree& t, const std::string& path,
+              const std::function<bool(std::string_view key, const Tree& value, const std::string& field_path)>& visit) {
+    if (!Expect(t, path, Tree::Type::kMap)) return;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      std::string field_path = Path(path, t.KeyAt(i));
+      positions_.Record(field_path, t.items()[i].origin());
+      if (!visit(t.KeyAt(i), t.items()[i], field_path)) {
+        Fail(t.items()[i], path, fmt::format("unknown field \"{}\"", t.KeyAt(i)));
+        errors_.back().where = t.KeyOriginAt(i);
+      }
+    }
+  }
+
+  // ---- Shared types ----
+
+  // ObjectMeta; `embedded` keeps only the fields the CRDs allow in templates.
+  void ReadMeta(const Tree& t, const std::string& path, ObjectMeta& m, bool embedded) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "name") return Read(v, p, m.name), true;
+      if (k == "namespace") return Read(v, p, m.namespace_), true;
+      if (k == "labels") return ReadOptionalMap(v, p, m.labels), true;
+      if (k == "annotations") return ReadOptionalMap(v, p, m.annotations), true;
+      if (k == "finalizers") return ReadNullable(v, p, m.finalizers), true;
+      if (embedded) return false;
+      if (k == "uid") return Read(v, p, m.uid), true;
+      // Fields the server sets; accepted and not used.
+      static constexpr std::string_view kServerFields[] = {
+          "generateName", "selfLink", "resourceVersion", "generation", "creationTimestamp",
+          "deletionTimestamp", "deletionGracePeriodSeconds", "ownerReferences", "managedFields"};
+      for (auto f : kServerFields) {
+        if (k == f) return true;
+      }
+      return false;
+    });
+  }
+  void ReadOptionalMap(const Tree& v, const std::string& p, std::optional<StringMap>& out) {
+    if (v.IsNull()) return;
+    StringMap m;
+    Read(v, p, m);
+    out = std::move(m);
+  }
+  template <class T>
+  void ReadNullable(const Tree& v, const std::string& p, std::vector<T>& out) {
+    if (!v.IsNull()) Read(v, p, out);
+  }
+  void Read(const Tree& t, const std::string& path, LocalObjectReference& r) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "name") return Read(v, p, r.name), true;
+      return false;
+    });
+  }
+
+  // ---- TrainJob ----
+
+  void Read(const Tree& t, const std::string& path, RuntimeRef& r) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "name") return Read(v, p, r.name), true;
+      if (k == "apiGroup") return Read(v, p, r.api_group), true;
+      if (k == "kind") return Read(v, p, r.kind), true;
+      return false;
+    });
+  }
+  void Read(const Tree& t, const std::string& path, InitializerSource& s) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "storageUri") return Read(v, p, s.storage_uri), true;
+      if (k == "env") return ReadCoreList(v, p, "EnvVar", s.env), true;
+      if (k == "secretRef") return Read(v, p, s.secret_ref), true;
+      return false;
+    });
+  }
+  void Read(const Tree& t, const std::string& path, Initializer& i) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "dataset") return Read(v, p, i.dataset), true;
+      if (k == "model") return Read(v, p, i.model), true;
+      return false;
+    });
+  }
+  void Read(const Tree& t, const std::string& path, TrainerSpec& s) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "image") return Read(v, p, s.image), true;
+      if (k == "command") return Read(v, p, s.command), true;
+      if (k == "args") return Read(v, p, s.args), true;
+      if (k == "env") return ReadCoreList(v, p, "EnvVar", s.env), true;
+      if (k == "numNodes") return Read(v, p, s.num_nodes), true;
+      if (k == "resourcesPerNode") return ReadCoreOptional(v, p, "ResourceRequirements", s.resources_per_node), true;
+      if (k == "numProcPerNode") return Read(v, p, s.num_proc_per_node), true;
+      return false;
+    });
+  }
+  void Read(const Tree& t, const std::string& path, ContainerPatch& c) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "name") return Read(v, p, c.name), true;
+      if (k == "env") return ReadCoreList(v, p, "EnvVar", c.env), true;
+      if (k == "volumeMounts") return ReadCoreList(v, p, "VolumeMount", c.volume_mounts), true;
+      if (k == "securityContext") return ReadCoreOptional(v, p, "SecurityContext", c.security_context), true;
+      return false;
+    });
+  }
+  void Read(const Tree& t, const std::string& path, PodSpecPatch& s) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "serviceAccountName") return Read(v, p, s.service_account_name), true;
+      if (k == "volumes") return ReadCoreList(v, p, "Volume", s.volumes), true;
+      if (k == "initContainers") return ReadNullable(v, p, s.init_containers), true;
+      if (k == "containers") return ReadNullable(v, p, s.containers), true;
+      if (k == "imagePullSecrets") return ReadNullable(v, p, s.image_pull_secrets), true;
+      if (k == "securityContext") return ReadCoreOptional(v, p, "PodSecurityContext", s.security_context), true;
+      if (k == "nodeSelector") return ReadOptionalMap(v, p, s.node_selector), true;
+      if (k == "affinity") return ReadCoreOptional(v, p, "Affinity", s.affinity), true;
+      if (k == "tolerations") return ReadCoreList(v, p, "Toleration", s.tolerations), true;
+      if (k == "schedulingGates") {
+        if (v.IsNull() || !Expect(v, p, Tree::Type::kList)) return true;
+        for (std::size_t i = 0; i < v.items().size(); ++i) {
+          LocalObjectReference gate;  // PodSchedulingGate has the same single field
+          Read(v.items()[i], fmt::format("{}[{}]", p, i), gate);
+          s.scheduling_gates.push_back(gate.name);
+        }
+        return true;
+      }
+      if (k == "terminationGracePeriodSeconds") return Read(v, p, s.termination_grace_period_seconds), true;
+      return false;
+    });
+  }
+  void Read(const Tree& t, const std::string& path, PodTemplatePatch& pt) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "metadata") return ReadEmbeddedMeta(v, p, pt.metadata), true;
+      if (k == "spec") return Read(v, p, pt.spec), true;
+      return false;
+    });
+  }
+  void ReadEmbeddedMeta(const Tree& v, const std::string& p, std::optional<ObjectMeta>& out) {
+    if (v.IsNull()) return;
+    ObjectMeta m;
+    ReadMeta(v, p, m, true);
+    out = std::move(m);
+  }
+  void Read(const Tree& t, const std::string& path, ReplicatedJobPatch& r) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "name") return Read(v, p, r.name), true;
+      if (k != "template") return false;
+      if (v.IsNull()) return true;
+      Object(v, p, [&](std::string_view k2, const Tree& v2, const std::string& p2) {
+        if (k2 == "metadata") return ReadEmbeddedMeta(v2, p2, r.job_metadata), true;
+        if (k2 != "spec") return false;
+        if (v2.IsNull()) return true;
+        Object(v2, p2, [&](std::string_view k3, const Tree& v3, const std::string& p3) {
+          if (k3 == "template") return Read(v3, p3, r.pod_template), true;
+          return false;
+        });
+        return true;
+      });
+      return true;
+    });
+  }
+  void Read(const Tree& t, const std::string& path, RuntimePatch& r) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "manager") return Read(v, p, r.manager), true;
+      if (k == "time") return Read(v, p, r.time), true;
+      if (k != "trainingRuntimeSpec") return false;
+      if (v.IsNull()) return true;
+      Object(v, p, [&](std::string_view k2, const Tree& v2, const std::string& p2) {
+        if (k2 != "template") return false;
+        if (v2.IsNull()) return true;
+        JobSetTemplatePatch patch;
+        Object(v2, p2, [&](std::string_view k3, const Tree& v3, const std::string& p3) {
+          if (k3 == "metadata") return ReadEmbeddedMeta(v3, p3, patch.metadata), true;
+          if (k3 != "spec") return false;
+          if (v3.IsNull()) return true;
+          patch.spec_tree = v3;
+          std::vector<ReplicatedJobPatch> jobs;
+          Object(v3, p3, [&](std::string_view k4, const Tree& v4, const std::string& p4) {
+            if (k4 == "replicatedJobs") return ReadNullable(v4, p4, jobs), true;
+            return false;
+          });
+          patch.replicated_jobs = std::move(jobs);
+          return true;
+        });
+        r.template_ = std::move(patch);
+        return true;
+      });
+      return true;
+    });
+  }
+  void Read(const Tree& t, const std::string& path, TrainJobSpec& s) {
+    bool has_runtime_ref = false;
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "runtimeRef") return has_runtime_ref = !v.IsNull(), Read(v, p, s.runtime_ref), true;
+      if (k == "initializer") return Read(v, p, s.initializer), true;
+      if (k == "trainer") return Read(v, p, s.trainer), true;
+      if (k == "runtimePatches") return ReadNullable(v, p, s.runtime_patches), true;
+      if (k == "suspend") return Read(v, p, s.suspend), true;
+      if (k == "activeDeadlineSeconds") return v.IsNull() || (Read(v, p, s.active_deadline_seconds), true);
+      if (k == "managedBy") return Read(v, p, s.managed_by), true;
+      return false;
+    });
+    if (!has_runtime_ref && t.IsMap()) Fail(t, Path(path, "runtimeRef"), "Required value");
+    else if (has_runtime_ref && s.runtime_ref.name.empty()) {
+      Fail(t, Path(path, "runtimeRef.name"), "Required value");
+      errors_.back().where = positions_.Find(Path(path, "runtimeRef"));
+    }
+  }
+
+  // ---- Runtimes ----
+
+  void Read(const Tree& t, const std::string& path, EnvInjectionTarget& e) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "jobName") return Read(v, p, e.job_name), true;
+      if (k == "containerNames") return ReadNullable(v, p, e.container_names), true;
+      return false;
+    });
+  }
+  void Read(const Tree& t, const std::string& path, TorchPolicy& torch) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k != "envInjection") return false;
+      if (v.IsNull()) return true;
+      std::vector<EnvInjectionTarget> targets;
+      Object(v, p, [&](std::string_view k2, const Tree& v2, const std::string& p2) {
+        if (k2 == "targets") return ReadNullable(v2, p2, targets), true;
+        return false;
+      });
+      torch.env_injection_targets = std::move(targets);
+      return true;
+    });
+  }
+  void Read(const Tree& t, const std::string& path, MPIPolicy& mpi) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "numProcPerNode") return Read(v, p, mpi.num_proc_per_node), true;
+      if (k == "mpiImplementation") return Read(v, p, mpi.mpi_implementation), true;
+      if (k == "sshAuthMountPath") return Read(v, p, mpi.ssh_auth_mount_path), true;
+      if (k == "runLauncherAsNode") return Read(v, p, mpi.run_launcher_as_node), true;
+      return false;
+    });
+  }
+  void Read(const Tree& t, const std::string& path, FluxPolicy& flux) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "numProcPerNode") return Read(v, p, flux.num_proc_per_node), true;
+      return false;
+    });
+  }
+  // JAX and XGBoost policies have no fields.
+  void ReadEmptyPolicy(const Tree& t, const std::string& path, bool& present) {
+    if (t.IsNull()) return;
+    present = true;
+    Object(t, path, [](std::string_view, const Tree&, const std::string&) { return false; });
+  }
+  void Read(const Tree& t, const std::string& path, MLPolicy& ml) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "numNodes") return Read(v, p, ml.num_nodes), true;
+      if (k == "torch") return Read(v, p, ml.torch), true;
+      if (k == "mpi") return Read(v, p, ml.mpi), true;
+      if (k == "flux") return Read(v, p, ml.flux), true;
+      if (k == "jax") return ReadEmptyPolicy(v, p, ml.jax), true;
+      if (k == "xgboost") return ReadEmptyPolicy(v, p, ml.xgboost), true;
+      return false;
+    });
+  }
+  void Read(const Tree& t, const std::string& path, NetworkTopology& n) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "mode") return Read(v, p, n.mode), true;
+      if (k == "highestTierAllowed") return Read(v, p, n.highest_tier_allowed), true;
+      return false;
+    });
+  }
+  void Read(const Tree& t, const std::string& path, PodGroupPolicy& pg) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "coscheduling") {
+        if (v.IsNull()) return true;
+        CoschedulingPolicy c;
+        Object(v, p, [&](std::string_view k2, const Tree& v2, const std::string& p2) {
+          if (k2 == "scheduleTimeoutSeconds") return Read(v2, p2, c.schedule_timeout_seconds), true;
+          return false;
+        });
+        pg.coscheduling = c;
+        return true;
+      }
+      if (k == "volcano") {
+        if (v.IsNull()) return true;
+        VolcanoPolicy vp;
+        Object(v, p, [&](std::string_view k2, const Tree& v2, const std::string& p2) {
+          if (k2 == "networkTopology") return Read(v2, p2, vp.network_topology), true;
+          return false;
+        });
+        pg.volcano = vp;
+        return true;
+      }
+      return false;
+    });
+  }
+  void Read(const Tree& t, const std::string& path, TrainingRuntimeSpec& s) {
+    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+      if (k == "mlPolicy") return Read(v, p, s.ml_policy), true;
+      if (k == "podGroupPolicy") return Read(v, p, s.pod_group_policy), true;
+      if (k != "template") return false;
+      if (v.IsNull()) return true;
+      Object(v, p, [&](std::string_view k2, const Tree& v2, const std::string& p2) {
+        if (k2 == "metadata") {
+          std::optional<ObjectMeta> meta;
+          ReadEmbeddedMeta(v2, p2, meta);
+          if (meta) {
+            s.template_.labels = meta->labels;
+            s.template_.annotations = meta->annotations;
+          }
+          return true;
+        }
+        if (k2 == "spec") {
+          if (!v2.IsNull()) ReadCore(v2, p2, "JobSetSpec", s.template_.spec);
+          return true;
+        }
+        return false;
+      });
+      return true;
+    });
+    if (!s.template_.spec.IsMap()) s.template_.spec = Tree::Map();
+  }
+
+ private:
+  FieldPositions& positions_;
+  std::vector<Diagnostic>& errors_;
+  std::string subject_;
+};
+
+// Decodes the top level shared by all three kinds: apiVersion, kind, metadata, spec, status.
+template <class Object, class Spec>
+void DecodeTopLevel(const Tree& document, Object& object, Spec& spec, const char* kind) {
+  std::vector<Diagnostic> errors;
+  Decoder d(object.positions, errors);
+  object.origin = document.origin();
+  if (const std::string* name = document.Find("metadata") ? document.Find("metadata")->FindString("name") : nullptr) {
+    const std::string* ns = document.Find("metadata")->FindString("namespace");
+    d.set_subject(ns && !ns->empty() ? fmt::format("{} {}/{}", kind, *ns, *name) : fmt::format("{} {}", kind, *name));
+  } else {
+    d.set_subject(kind);
+  }
+  bool has_metadata = false;
+  bool has_spec = false;
+  d.Object(document, "", [&](std::string_view k, const Tree& v, const std::string& p) {
+    if (k == "apiVersion" || k == "kind") return true;
+    if (k == "metadata") return has_metadata = true, d.ReadMeta(v, p, object.metadata, false), true;
+    if (k == "spec") return has_spec = !v.IsNull(), d.Read(v, p, spec), true;
+    if (k == "status") return true;  // written by the controller; not an input
+    return false;
+  });
+  if (!has_metadata || object.metadata.name.empty()) d.Fail(document, "metadata.name", "Required value");
+  if (!has_spec && std::string_view(kind) == kTrainJobKind) d.Fail(document, "spec.runtimeRef", "Required value");
+  if (!errors.empty()) throw Error(std::move(errors));
+}
+
+}  // namespace
+
+TypeMeta ReadTypeMeta(const Tree& document) {
+  TypeMeta tm;
+  if (!document.IsMap()) return tm;
+  if (const std::string* v = document.FindString("apiVersion")) tm.api_version = *v;
+  if (const std::string* k = document.FindString("kind")) tm.kind = *k;
+  return tm;
+}
+
+TrainJob DecodeTrainJob(const Tree& document) {
+  TrainJob job;
+  DecodeTopLevel(document, job, job.spec, kTrainJobKind);
+  return job;
+}
+
+Runtime DecodeRuntime(const Tree& document) {
+  Runtime runtime;
+  runtime.kind = ReadTypeMeta(document).kind;
+  runtime.source = document;
+  DecodeTopLevel(document, runtime, runtime.spec, runtime.kind.c_str());
+  if (!runtime.spec.template_.spec.IsMap()) runtime.spec.template_.spec = Tree::Map();
+  return runtime;
+}
+
+}  // namespace trainer

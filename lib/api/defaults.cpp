@@ -1,0 +1,175 @@
+#include "api/defaults.h"
+
+#include <charconv>
+#include <vector>
+
+namespace trainer {
+
+namespace {
+
+using Scope = DefaultRule::Scope;
+
+constexpr DefaultRule kRules[] = {
+    {Scope::kTrainJob, "spec.initializer.dataset.env[*].valueFrom.configMapKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.initializer.dataset.env[*].valueFrom.fileKeyRef.optional", Tree::Type::kBool, "false"},
+    {Scope::kTrainJob, "spec.initializer.dataset.env[*].valueFrom.secretKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.initializer.dataset.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.initializer.model.env[*].valueFrom.configMapKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.initializer.model.env[*].valueFrom.fileKeyRef.optional", Tree::Type::kBool, "false"},
+    {Scope::kTrainJob, "spec.initializer.model.env[*].valueFrom.secretKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.initializer.model.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.managedBy", Tree::Type::kString, "trainer.kubeflow.org/trainjob-controller"},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.containers[*].env[*].valueFrom.configMapKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.containers[*].env[*].valueFrom.fileKeyRef.optional", Tree::Type::kBool, "false"},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.containers[*].env[*].valueFrom.secretKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.imagePullSecrets[*].name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.initContainers[*].env[*].valueFrom.configMapKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.initContainers[*].env[*].valueFrom.fileKeyRef.optional", Tree::Type::kBool, "false"},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.initContainers[*].env[*].valueFrom.secretKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].azureDisk.fsType", Tree::Type::kString, "ext4"},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].azureDisk.readOnly", Tree::Type::kBool, "false"},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].cephfs.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].cinder.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].configMap.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].csi.nodePublishSecretRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].flexVolume.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].iscsi.iscsiInterface", Tree::Type::kString, "default"},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].iscsi.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].projected.sources[*].configMap.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].projected.sources[*].secret.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].rbd.keyring", Tree::Type::kString, "/etc/ceph/keyring"},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].rbd.pool", Tree::Type::kString, "rbd"},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].rbd.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].rbd.user", Tree::Type::kString, "admin"},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].scaleIO.fsType", Tree::Type::kString, "xfs"},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].scaleIO.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].scaleIO.storageMode", Tree::Type::kString, "ThinProvisioned"},
+    {Scope::kTrainJob, "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].storageos.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.runtimeRef.apiGroup", Tree::Type::kString, "trainer.kubeflow.org"},
+    {Scope::kTrainJob, "spec.runtimeRef.kind", Tree::Type::kString, "ClusterTrainingRuntime"},
+    {Scope::kTrainJob, "spec.suspend", Tree::Type::kBool, "false"},
+    {Scope::kTrainJob, "spec.trainer.env[*].valueFrom.configMapKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kTrainJob, "spec.trainer.env[*].valueFrom.fileKeyRef.optional", Tree::Type::kBool, "false"},
+    {Scope::kTrainJob, "spec.trainer.env[*].valueFrom.secretKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.mlPolicy.flux.numProcPerNode", Tree::Type::kInt, "1"},
+    {Scope::kRuntime, "spec.mlPolicy.mpi.mpiImplementation", Tree::Type::kString, "OpenMPI"},
+    {Scope::kRuntime, "spec.mlPolicy.mpi.numProcPerNode", Tree::Type::kInt, "1"},
+    {Scope::kRuntime, "spec.mlPolicy.mpi.runLauncherAsNode", Tree::Type::kBool, "false"},
+    {Scope::kRuntime, "spec.mlPolicy.mpi.sshAuthMountPath", Tree::Type::kString, "/root/.ssh"},
+    {Scope::kRuntime, "spec.podGroupPolicy.coscheduling.scheduleTimeoutSeconds", Tree::Type::kInt, "60"},
+    {Scope::kRuntime, "spec.podGroupPolicy.volcano.networkTopology.highestTierAllowed", Tree::Type::kInt, "1"},
+    {Scope::kRuntime, "spec.podGroupPolicy.volcano.networkTopology.mode", Tree::Type::kString, "hard"},
+    {Scope::kRuntime, "spec.template.spec.failurePolicy.restartStrategy", Tree::Type::kString, "Recreate"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].groupName", Tree::Type::kString, "default"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].replicas", Tree::Type::kInt, "1"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.containers[*].env[*].valueFrom.configMapKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.containers[*].env[*].valueFrom.fileKeyRef.optional", Tree::Type::kBool, "false"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.containers[*].env[*].valueFrom.secretKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.containers[*].envFrom[*].configMapRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.containers[*].envFrom[*].secretRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.containers[*].livenessProbe.grpc.service", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.containers[*].ports[*].protocol", Tree::Type::kString, "TCP"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.containers[*].readinessProbe.grpc.service", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.containers[*].startupProbe.grpc.service", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.ephemeralContainers[*].env[*].valueFrom.configMapKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.ephemeralContainers[*].env[*].valueFrom.fileKeyRef.optional", Tree::Type::kBool, "false"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.ephemeralContainers[*].env[*].valueFrom.secretKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.ephemeralContainers[*].envFrom[*].configMapRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.ephemeralContainers[*].envFrom[*].secretRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.ephemeralContainers[*].livenessProbe.grpc.service", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.ephemeralContainers[*].ports[*].protocol", Tree::Type::kString, "TCP"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.ephemeralContainers[*].readinessProbe.grpc.service", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.ephemeralContainers[*].startupProbe.grpc.service", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.imagePullSecrets[*].name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.initContainers[*].env[*].valueFrom.configMapKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.initContainers[*].env[*].valueFrom.fileKeyRef.optional", Tree::Type::kBool, "false"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.initContainers[*].env[*].valueFrom.secretKeyRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.initContainers[*].envFrom[*].configMapRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.initContainers[*].envFrom[*].secretRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.initContainers[*].livenessProbe.grpc.service", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.initContainers[*].ports[*].protocol", Tree::Type::kString, "TCP"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.initContainers[*].readinessProbe.grpc.service", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.initContainers[*].startupProbe.grpc.service", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].azureDisk.fsType", Tree::Type::kString, "ext4"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].azureDisk.readOnly", Tree::Type::kBool, "false"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].cephfs.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].cinder.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].configMap.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].csi.nodePublishSecretRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].flexVolume.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].iscsi.iscsiInterface", Tree::Type::kString, "default"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].iscsi.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].projected.sources[*].configMap.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].projected.sources[*].secret.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].rbd.keyring", Tree::Type::kString, "/etc/ceph/keyring"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].rbd.pool", Tree::Type::kString, "rbd"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].rbd.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].rbd.user", Tree::Type::kString, "admin"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].scaleIO.fsType", Tree::Type::kString, "xfs"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].scaleIO.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].scaleIO.storageMode", Tree::Type::kString, "ThinProvisioned"},
+    {Scope::kRuntime, "spec.template.spec.replicatedJobs[*].template.spec.template.spec.volumes[*].storageos.secretRef.name", Tree::Type::kString, ""},
+    {Scope::kRuntime, "spec.template.spec.volumeClaimPolicies[*].retentionPolicy.whenDeleted", Tree::Type::kString, "Delete"},
+};
+
+Tree MakeValue(const DefaultRule& rule) {
+  switch (rule.type) {
+    case Tree::Type::kBool: return Tree::Bool(rule.value == "true", Origin::Default());
+    case Tree::Type::kInt: {
+      std::int64_t v = 0;
+      std::from_chars(rule.value.data(), rule.value.data() + rule.value.size(), v);
+      return Tree::Int(v, Origin::Default());
+    }
+    default: return Tree::String(std::string(rule.value), Origin::Default());
+  }
+}
+
+// Splits "a.b[*].c" into {"a", "b", "[*]", "c"}.
+std::vector<std::string_view> Segments(std::string_view path) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= path.size(); ++i) {
+    if (i == path.size() || path[i] == '.' || path[i] == '[') {
+      if (i > start) out.push_back(path.substr(start, i - start));
+      if (i < path.size() && path[i] == '[') {
+        out.push_back(path.substr(i, 3));
+        i += 2;
+      }
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+void Apply(Tree& node, const std::vector<std::string_view>& segments, std::size_t at, const DefaultRule& rule) {
+  std::string_view segment = segments[at];
+  if (segment == "[*]") {
+    if (!node.IsList()) return;
+    for (Tree& item : node.items()) Apply(item, segments, at + 1, rule);
+    return;
+  }
+  if (!node.IsMap()) return;
+  Tree* child = node.Find(segment);
+  if (at + 1 == segments.size()) {
+    if (child == nullptr || child->IsNull()) node.Set(segment, MakeValue(rule), Origin::Default());
+    return;
+  }
+  if (child != nullptr) Apply(*child, segments, at + 1, rule);
+}
+
+}  // namespace
+
+std::span<const DefaultRule> DefaultRules() { return kRules; }
+
+void ApplyDefaults(Tree& document, DefaultRule::Scope scope) {
+  static const std::vector<std::vector<std::string_view>> kSegments = [] {
+    std::vector<std::vector<std::string_view>> all;
+    for (const DefaultRule& rule : kRules) all.push_back(Segments(rule.path));
+    return all;
+  }();
+  for (std::size_t i = 0; i < std::size(kRules); ++i) {
+    if (kRules[i].scope == scope) Apply(document, kSegments[i], 0, kRules[i]);
+  }
+}
+
+}  // namespace trainer

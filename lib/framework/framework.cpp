@@ -1,0 +1,70 @@
+#include "framework/framework.h"
+
+#include "plugins/registry.h"
+
+namespace trainer {
+
+Framework::Framework(const RenderOptions& options) {
+  for (const PluginEntry& entry : PluginRegistry()) {
+    plugins_.push_back(entry.factory(options));
+    Plugin* p = plugins_.back().get();
+    if (auto* x = dynamic_cast<EnforceMLPolicyPlugin*>(p)) enforce_ml_.push_back(x);
+    if (auto* x = dynamic_cast<EnforcePodGroupPolicyPlugin*>(p)) enforce_pod_group_.push_back(x);
+    if (auto* x = dynamic_cast<EnforcePodSpecPlugin*>(p)) enforce_pod_spec_.push_back(x);
+    if (auto* x = dynamic_cast<PreComponentBuilderPlugin*>(p)) pre_build_.push_back(x);
+    if (auto* x = dynamic_cast<ComponentBuilderPlugin*>(p)) build_.push_back(x);
+    if (auto* x = dynamic_cast<CustomValidationPlugin*>(p)) validate_.push_back(x);
+  }
+}
+
+void Framework::RunEnforceMLPolicyPlugins(Info& info, const TrainJob& job) {
+  for (auto* p : enforce_ml_) p->EnforceMLPolicy(info, job);
+}
+
+void Framework::RunEnforcePodGroupPolicyPlugins(Info& info, const TrainJob& job) {
+  for (auto* p : enforce_pod_group_) p->EnforcePodGroupPolicy(info, job);
+}
+
+void Framework::RunEnforcePodSpecPlugins(Info& info, const TrainJob& job) {
+  for (auto* p : enforce_pod_spec_) p->EnforcePodSpec(info.template_spec.pod_sets, job);
+}
+
+void Framework::RunPreComponentBuilderPlugins(Info& info, const TrainJob& job) {
+  for (auto* p : pre_build_) p->PreBuildSync(info, job);
+}
+
+std::vector<Tree> Framework::RunComponentBuilderPlugins(Info& info, const TrainJob& job) {
+  std::vector<Tree> objects;
+  for (auto* p : build_) p->Build(info, job, objects);
+  return objects;
+}
+
+void Framework::RunCustomValidationPlugins(const Info* info, const TrainJob* old_job, const TrainJob& job,
+                                           Diagnostics& errors) {
+  for (auto* p : validate_) p->Validate(info, old_job, job, errors);
+}
+
+bool Framework::Has(std::string_view plugin_name) const {
+  for (const auto& p : plugins_) {
+    if (p->Name() == plugin_name) return true;
+  }
+  return false;
+}
+
+std::vector<Framework::PluginPoints> Framework::Describe() const {
+  std::vector<PluginPoints> out;
+  for (const auto& plugin : plugins_) {
+    Plugin* p = plugin.get();
+    PluginPoints row{std::string(p->Name()), {}};
+    if (dynamic_cast<EnforceMLPolicyPlugin*>(p)) row.points.emplace_back("EnforceMLPolicy");
+    if (dynamic_cast<EnforcePodGroupPolicyPlugin*>(p)) row.points.emplace_back("EnforcePodGroupPolicy");
+    if (dynamic_cast<EnforcePodSpecPlugin*>(p)) row.points.emplace_back("EnforcePodSpec");
+    if (dynamic_cast<PreComponentBuilderPlugin*>(p)) row.points.emplace_back("PreBuildSync");
+    if (dynamic_cast<ComponentBuilderPlugin*>(p)) row.points.emplace_back("Build");
+    if (dynamic_cast<CustomValidationPlugin*>(p)) row.points.emplace_back("Validate");
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+}  // namespace trainer

@@ -1,0 +1,67 @@
+// One interface per extension point, as upstream pkg/runtime/framework/interface.go.
+//
+// The pipeline (runtime/pipeline.cpp) runs the points in this order: EnforceMLPolicy,
+// EnforcePodGroupPolicy, EnforcePodSpec, PreBuildSync, Build. Validate runs on its own, as the
+// admission webhook does. Within one point, plugins run in registry order (plugins/registry.cpp).
+// Plugins report problems by throwing Error; Validate collects into Diagnostics instead.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "api/types.h"
+#include "runtime/info.h"
+#include "util/error.h"
+
+namespace trainer {
+
+// Options that select behaviour across plugins.
+struct RenderOptions {
+  // The JobSet builder sets the TrainJob image on every trainer-ancestor `node` container, as the
+  // controller did before the MLPolicy plugins took it over (docs: image-behaviour-change).
+  bool legacy_image = false;
+};
+
+class Plugin {
+ public:
+  virtual ~Plugin() = default;
+  virtual std::string_view Name() const = 0;
+};
+
+// Sets the ML framework parameters of the runtime's mlPolicy on the Info.
+class EnforceMLPolicyPlugin : public virtual Plugin {
+ public:
+  virtual void EnforceMLPolicy(Info& info, const TrainJob& job) = 0;
+};
+
+// Sets gang-scheduling parameters; runs after every EnforceMLPolicy, which may change counts.
+class EnforcePodGroupPolicyPlugin : public virtual Plugin {
+ public:
+  virtual void EnforcePodGroupPolicy(Info& info, const TrainJob& job) = 0;
+};
+
+// Changes PodSets for concerns outside mlPolicy and podGroupPolicy; runs after both.
+class EnforcePodSpecPlugin : public virtual Plugin {
+ public:
+  virtual void EnforcePodSpec(std::vector<PodSet>& pod_sets, const TrainJob& job) = 0;
+};
+
+// Consolidates the Info with the template before anything is built; only the template's owner.
+class PreComponentBuilderPlugin : public virtual Plugin {
+ public:
+  virtual void PreBuildSync(Info& info, const TrainJob& job) = 0;
+};
+
+// Builds objects from the consolidated Info; appends them to `objects`.
+class ComponentBuilderPlugin : public virtual Plugin {
+ public:
+  virtual void Build(Info& info, const TrainJob& job, std::vector<Tree>& objects) = 0;
+};
+
+// Admission checks of a TrainJob against its runtime; `old_job` is null on create.
+class CustomValidationPlugin : public virtual Plugin {
+ public:
+  virtual void Validate(const Info* info, const TrainJob* old_job, const TrainJob& job, Diagnostics& errors) = 0;
+};
+
+}  // namespace trainer

@@ -1,0 +1,111 @@
+#include "render/render.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "framework/framework.h"
+#include "runtime/pipeline.h"
+#include "yaml/writer.h"
+
+namespace trainer {
+
+namespace {
+
+struct Rendered {
+  const TrainJob* job;
+  const Runtime* runtime;
+  Tree object;
+};
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+std::string Field(const Tree& object, std::string_view a, std::string_view b = {}) {
+  const Tree* t = object.Find(a);
+  if (t && !b.empty()) t = t->IsMap() ? t->Find(b) : nullptr;
+  return t && t->IsString() ? t->text() : std::string();
+}
+
+bool Selected(const Tree& object, const std::vector<std::string>& show_only, std::vector<bool>& used) {
+  if (show_only.empty()) return true;
+  bool any = false;
+  for (std::size_t i = 0; i < show_only.size(); ++i) {
+    const std::string& sel = show_only[i];
+    auto slash = sel.find('/');
+    std::string kind = Lower(sel.substr(0, slash));
+    if (kind != Lower(Field(object, "kind"))) continue;
+    if (slash != std::string::npos && sel.substr(slash + 1) != Field(object, "metadata", "name")) continue;
+    used[i] = true;
+    any = true;
+  }
+  return any;
+}
+
+std::string SourceComment(const Rendered& r) {
+  return fmt::format("# Source: {}: {} {}/{} -> {}/{}\n", r.job->origin.file ? *r.job->origin.file : "<unknown>",
+                     kTrainJobKind, r.job->metadata.namespace_, r.job->metadata.name, r.runtime->kind,
+                     r.runtime->metadata.name);
+}
+
+std::string FileName(const Tree& object) {
+  std::string api_version = Field(object, "apiVersion");
+  auto slash = api_version.find('/');
+  std::string group = slash == std::string::npos ? "" : api_version.substr(0, slash);
+  std::string version = slash == std::string::npos ? api_version : api_version.substr(slash + 1);
+  std::string prefix = group.empty() ? version : group + "_" + version;
+  return fmt::format("{}_{}_{}_{}.yaml", prefix, Field(object, "kind"), Field(object, "metadata", "namespace"),
+                     Field(object, "metadata", "name"));
+}
+
+}  // namespace
+
+RenderResult Render(const RenderRequest& request, FileSystem& fs) {
+  Inputs inputs = Load(request.load, fs);
+  Framework framework(request.render);
+  std::vector<Rendered> rendered;
+  std::vector<Diagnostic> errors;
+  for (const TrainJob& job : inputs.jobs) {
+    try {
+      const Runtime& runtime = inputs.Resolve(job);
+      for (Tree& object : RenderTrainJob(job, runtime, framework)) rendered.push_back({&job, &runtime, std::move(object)});
+    } catch (const Error& e) {
+      errors.insert(errors.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
+  }
+  if (!errors.empty()) throw Error(std::move(errors));
+
+  RenderResult result;
+  result.notices = std::move(inputs.notices);
+  std::vector<bool> used(request.show_only.size(), false);
+  Tree list = Tree::Map();
+  list.Set("apiVersion", Tree::String("v1"));
+  list.Set("kind", Tree::String("List"));
+  list.Child("metadata").Set("resourceVersion", Tree::String(""));
+  Tree& items = list.Set("items", Tree::List());
+  for (Rendered& r : rendered) {
+    if (!Selected(r.object, request.show_only, used)) continue;
+    std::string yaml = "---\n" + SourceComment(r);
+    WriteYaml(r.object, yaml);
+    result.files.push_back({FileName(r.object), yaml});
+    if (request.format == RenderRequest::Format::kYaml) {
+      result.output += yaml;
+    } else {
+      items.Append(std::move(r.object));
+    }
+  }
+  for (std::size_t i = 0; i < used.size(); ++i) {
+    if (!used[i]) errors.push_back(Diagnostic{{}, "", "", fmt::format("--show-only {}: no rendered object matches", request.show_only[i])});
+  }
+  if (!errors.empty()) throw Error(std::move(errors));
+  if (request.format == RenderRequest::Format::kJson) {
+    WriteJson(list, result.output);
+    result.output.push_back('\n');
+  }
+  return result;
+}
+
+}  // namespace trainer

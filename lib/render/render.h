@@ -1,0 +1,37 @@
+// `trainer render`: every object the controller would create for the input TrainJobs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "framework/interface.h"
+#include "input/loader.h"
+
+namespace trainer {
+
+struct RenderRequest {
+  enum class Format { kYaml, kJson };
+  LoadOptions load;
+  RenderOptions render;
+  Format format = Format::kYaml;
+  std::vector<std::string> show_only;  // KIND or KIND/NAME, case-insensitive kinds
+};
+
+struct RenderedFile {
+  std::string name;  // <group>_<version>_<kind>_<namespace>_<name>.yaml
+  std::string content;
+};
+
+struct RenderResult {
+  std::string output;               // the whole stdout text
+  std::vector<RenderedFile> files;  // one per object, for --output-dir
+  std::vector<std::string> notices; // for stderr
+};
+
+// Loads, renders every TrainJob, and formats the result. All or nothing: throws Error holding
+// every problem of every TrainJob.
+RenderResult Render(const RenderRequest& request, FileSystem& fs);
+
+}  // namespace trainer

@@ -1,0 +1,10 @@
+#include "runtime/image.h"
+
+namespace trainer {
+
+void SetTrainJobImage(Container* container, const TrainJob& job) {
+  if (container == nullptr || !job.spec.trainer || !job.spec.trainer->image) return;
+  container->image = Tree::String(*job.spec.trainer->image, job.positions.Find("spec.trainer.image"));
+}
+
+}  // namespace trainer

@@ -1,0 +1,21 @@
+// The pipeline: what the controller does with one TrainJob and its runtime, in upstream order.
+#pragma once
+
+#include <vector>
+
+#include "api/types.h"
+#include "framework/framework.h"
+#include "runtime/info.h"
+
+namespace trainer {
+
+// newRuntimeInfo: labels and annotations to propagate, PodSets from the runtime's replicatedJobs,
+// and the TrainJob's resourcesPerNode merged into the trainer `node` container. Throws Error.
+Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime);
+
+// Every object the controller creates for `job`, the JobSet first. Runs the admission checks
+// first, as the webhook rejects a TrainJob before the controller sees it. Throws Error, with the
+// TrainJob as subject and positions filled in where the field is known.
+std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework);
+
+}  // namespace trainer

@@ -1,0 +1,29 @@
+// Reads YAML streams into Trees, with the position of every value. The only reader of yaml-cpp.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "yaml/tree.h"
+
+namespace trainer {
+
+// Bounds that keep hostile input from exhausting time or memory; documented in trainer(1).
+struct ReadLimits {
+  std::size_t max_depth = 512;                 // nesting of maps and lists
+  std::size_t max_alias_nodes = 1'000'000;     // values copied through aliases, per stream
+  std::size_t max_bytes = 256u * 1024 * 1024;  // size of one stream
+};
+
+// Parses every document of `content`. `file` names the stream in positions and errors and must
+// outlive the returned trees. Throws Error (file:line:col: message) on malformed YAML, duplicate
+// keys, invalid UTF-8 or exceeded limits. Empty documents are skipped.
+std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* file,
+                                 const ReadLimits& limits = {});
+
+// The type a plain (unquoted) scalar resolves to, for the writer's quoting decisions too.
+Tree ResolvePlainScalar(const std::string& text, const Origin& origin);
+
+}  // namespace trainer

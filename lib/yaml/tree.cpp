@@ -1,0 +1,137 @@
+#include "yaml/tree.h"
+
+#include <fmt/format.h>
+
+namespace trainer {
+
+std::string Origin::Position() const {
+  if (!HasPosition()) return "";
+  return fmt::format("{}:{}:{}", *file, line, column);
+}
+
+std::string Origin::Describe() const {
+  switch (kind) {
+    case Kind::kInput: return Position();
+    case Kind::kDefault: return "CRD default";
+    case Kind::kPlugin: return fmt::format("plugin {}", by ? by : "?");
+    case Kind::kNone: break;
+  }
+  return "";
+}
+
+Tree Tree::Bool(bool value, Origin origin) {
+  Tree t(Type::kBool, origin);
+  t.boolean_ = value;
+  t.text_ = value ? "true" : "false";
+  return t;
+}
+
+Tree Tree::Int(std::int64_t value, Origin origin) {
+  Tree t(Type::kInt, origin);
+  t.integer_ = value;
+  t.text_ = std::to_string(value);
+  return t;
+}
+
+Tree Tree::Float(std::string text, Origin origin) {
+  Tree t(Type::kFloat, origin);
+  t.text_ = std::move(text);
+  return t;
+}
+
+Tree Tree::String(std::string value, Origin origin) {
+  Tree t(Type::kString, origin);
+  t.text_ = std::move(value);
+  return t;
+}
+
+const Tree* Tree::Find(std::string_view key) const {
+  for (std::size_t i = 0; i < keys_.size(); ++i) {
+    if (keys_[i] == key) return &items_[i];
+  }
+  return nullptr;
+}
+
+Tree* Tree::Find(std::string_view key) {
+  return const_cast<Tree*>(static_cast<const Tree*>(this)->Find(key));
+}
+
+Tree& Tree::Set(std::string_view key, Tree value, Origin key_origin) {
+  if (Tree* existing = Find(key)) {
+    *existing = std::move(value);
+    return *existing;
+  }
+  keys_.emplace_back(key);
+  key_origins_.push_back(key_origin);
+  items_.push_back(std::move(value));
+  return items_.back();
+}
+
+Tree& Tree::Child(std::string_view key, Origin origin) {
+  if (Tree* existing = Find(key)) return *existing;
+  return Set(key, Tree::Map(origin), origin);
+}
+
+bool Tree::Erase(std::string_view key) {
+  for (std::size_t i = 0; i < keys_.size(); ++i) {
+    if (keys_[i] == key) {
+      keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(i));
+      key_origins_.erase(key_origins_.begin() + static_cast<std::ptrdiff_t>(i));
+      items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(i));
+      return true;
+    }
+  }
+  return false;
+}
+
+Tree& Tree::Append(Tree value) {
+  items_.push_back(std::move(value));
+  return items_.back();
+}
+
+const std::string* Tree::FindString(std::string_view key) const {
+  const Tree* t = Find(key);
+  return t && t->IsString() ? &t->text_ : nullptr;
+}
+
+bool operator==(const Tree& a, const Tree& b) {
+  if (a.type_ != b.type_) return false;
+  switch (a.type_) {
+    case Tree::Type::kNull: return true;
+    case Tree::Type::kBool: return a.boolean_ == b.boolean_;
+    case Tree::Type::kInt: return a.integer_ == b.integer_;
+    case Tree::Type::kFloat:
+    case Tree::Type::kString: return a.text_ == b.text_;
+    case Tree::Type::kList: return a.items_ == b.items_;
+    case Tree::Type::kMap: {
+      if (a.keys_.size() != b.keys_.size()) return false;
+      for (std::size_t i = 0; i < a.keys_.size(); ++i) {
+        const Tree* other = b.Find(a.keys_[i]);
+        if (!other || !(a.items_[i] == *other)) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+void Tree::SetOriginRecursive(const Origin& origin) {
+  origin_ = origin;
+  for (auto& o : key_origins_) o = origin;
+  for (auto& item : items_) item.SetOriginRecursive(origin);
+}
+
+const char* Tree::TypeName(Type type) {
+  switch (type) {
+    case Type::kNull: return "null";
+    case Type::kBool: return "boolean";
+    case Type::kInt: return "integer";
+    case Type::kFloat: return "number";
+    case Type::kString: return "string";
+    case Type::kMap: return "object";
+    case Type::kList: return "array";
+  }
+  return "value";
+}
+
+}  // namespace trainer

@@ -1,0 +1,113 @@
+// A JSON-like value tree that remembers where each value came from.
+//
+// Everything `trainer` reads and writes passes through Tree: the loader builds it from YAML, the
+// typed API decodes from it, the JobSet template stays one (so no PodSpec field is lost), and the
+// writers print it. Maps keep their insertion order; writers sort keys on output.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace trainer {
+
+// Where a value came from: a position in an input file, a CRD default, or the plugin that
+// computed it. Copied with the value through copies, merges and upserts.
+struct Origin {
+  enum class Kind : std::uint8_t { kNone, kInput, kDefault, kPlugin };
+
+  Kind kind = Kind::kNone;
+  std::uint32_t line = 0;    // 1-based; 0 when not from a file
+  std::uint32_t column = 0;  // 1-based
+  const std::string* file = nullptr;  // interned path, as given on the command line
+  const char* by = nullptr;           // plugin name or "CRD default"; static storage
+
+  static Origin Input(const std::string* file, std::uint32_t line, std::uint32_t column) {
+    return Origin{Kind::kInput, line, column, file, nullptr};
+  }
+  static Origin Default() { return Origin{Kind::kDefault, 0, 0, nullptr, "CRD default"}; }
+  static Origin Plugin(const char* name) { return Origin{Kind::kPlugin, 0, 0, nullptr, name}; }
+
+  bool HasPosition() const { return file != nullptr && line != 0; }
+  // "file:line:col" for input values, "" otherwise.
+  std::string Position() const;
+  // Human-readable: the position, "CRD default", or "plugin <name>".
+  std::string Describe() const;
+};
+
+class Tree {
+ public:
+  enum class Type : std::uint8_t { kNull, kBool, kInt, kFloat, kString, kMap, kList };
+
+  Tree() = default;
+  explicit Tree(Type type, Origin origin = {}) : type_(type), origin_(origin) {}
+
+  static Tree Null(Origin origin = {}) { return Tree(Type::kNull, origin); }
+  static Tree Bool(bool value, Origin origin = {});
+  static Tree Int(std::int64_t value, Origin origin = {});
+  // A floating-point number kept as the text it was written with.
+  static Tree Float(std::string text, Origin origin = {});
+  static Tree String(std::string value, Origin origin = {});
+  static Tree Map(Origin origin = {}) { return Tree(Type::kMap, origin); }
+  static Tree List(Origin origin = {}) { return Tree(Type::kList, origin); }
+
+  Type type() const { return type_; }
+  bool IsNull() const { return type_ == Type::kNull; }
+  bool IsBool() const { return type_ == Type::kBool; }
+  bool IsInt() const { return type_ == Type::kInt; }
+  bool IsFloat() const { return type_ == Type::kFloat; }
+  bool IsString() const { return type_ == Type::kString; }
+  bool IsMap() const { return type_ == Type::kMap; }
+  bool IsList() const { return type_ == Type::kList; }
+  bool IsScalar() const { return type_ != Type::kMap && type_ != Type::kList; }
+
+  const Origin& origin() const { return origin_; }
+  void set_origin(const Origin& origin) { origin_ = origin; }
+
+  bool AsBool() const { return boolean_; }
+  std::int64_t AsInt() const { return integer_; }
+  // The text of a string or float; for other scalars, their canonical text.
+  const std::string& text() const { return text_; }
+
+  // Map access. Keys are unique; Set replaces an existing key in place, or appends.
+  std::size_t size() const { return items_.size(); }
+  const std::vector<std::string>& keys() const { return keys_; }
+  const std::string& KeyAt(std::size_t i) const { return keys_[i]; }
+  const Origin& KeyOriginAt(std::size_t i) const { return key_origins_[i]; }
+  const Tree* Find(std::string_view key) const;
+  Tree* Find(std::string_view key);
+  Tree& Set(std::string_view key, Tree value, Origin key_origin = {});
+  // Returns the value at key, inserting an empty map there when the key is absent.
+  Tree& Child(std::string_view key, Origin origin = {});
+  bool Erase(std::string_view key);
+
+  // List (and map value) access.
+  const std::vector<Tree>& items() const { return items_; }
+  std::vector<Tree>& items() { return items_; }
+  Tree& Append(Tree value);
+
+  // Convenience lookups for typed accessors; nullptr when absent or of another type.
+  const std::string* FindString(std::string_view key) const;
+
+  // Deep structural equality (origins ignored).
+  friend bool operator==(const Tree& a, const Tree& b);
+  friend bool operator!=(const Tree& a, const Tree& b) { return !(a == b); }
+
+  // Sets the origin of this value and of everything below it.
+  void SetOriginRecursive(const Origin& origin);
+
+  static const char* TypeName(Type type);
+
+ private:
+  Type type_ = Type::kNull;
+  bool boolean_ = false;
+  std::int64_t integer_ = 0;
+  std::string text_;
+  std::vector<std::string> keys_;  // map keys, parallel to items_
+  std::vector<Origin> key_origins_;
+  std::vector<Tree> items_;  // list items, or map values
+  Origin origin_;
+};
+
+}  // namespace trainer

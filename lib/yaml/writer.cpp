@@ -1,0 +1,465 @@
+#include "yaml/writer.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+namespace trainer {
+
+namespace {
+
+// ---- Decoding helpers -------------------------------------------------------------------------
+
+// Decodes one UTF-8 code point at s[i] (input is validated on read); advances i.
+char32_t NextCodePoint(std::string_view s, std::size_t& i) {
+  auto c = static_cast<unsigned char>(s[i]);
+  std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : 4;
+  if (i + len > s.size()) len = 1;
+  char32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+  for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  i += len;
+  return cp;
+}
+
+std::u32string CodePoints(std::string_view s) {
+  std::u32string out;
+  for (std::size_t i = 0; i < s.size();) out.push_back(NextCodePoint(s, i));
+  return out;
+}
+
+bool IsLetter(char32_t c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0xC0;
+}
+bool IsDigit(char32_t c) { return c >= '0' && c <= '9'; }
+
+// ---- What a plain scalar would read back as (go-yaml v2's resolver) ----------------------------
+
+bool IsGoInt(std::string_view s) {
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
+  if (s.empty()) return false;
+  int base = 10;
+  if (s.size() > 1 && s[0] == '0') {
+    if (s[1] == 'x' || s[1] == 'X') base = 16, s.remove_prefix(2);
+    else if (s[1] == 'b' || s[1] == 'B') base = 2, s.remove_prefix(2);
+    else if (s[1] == 'o' || s[1] == 'O') base = 8, s.remove_prefix(2);
+    else base = 8, s.remove_prefix(1);
+  }
+  if (s.empty()) return false;
+  for (char c : s) {
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
+    if (d >= base) return false;
+  }
+  return true;
+}
+
+bool IsGoFloat(std::string_view s) {
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
+  std::string lower;
+  for (char c : s) lower.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c));
+  if (lower == "inf" || lower == "infinity" || lower == "nan") return true;
+  std::size_t i = 0, digits = 0;
+  while (i < s.size() && IsDigit(static_cast<unsigned char>(s[i]))) ++i, ++digits;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && IsDigit(static_cast<unsigned char>(s[i]))) ++i, ++digits;
+  }
+  if (digits == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    std::size_t exp_digits = 0;
+    while (i < s.size() && IsDigit(static_cast<unsigned char>(s[i]))) ++i, ++exp_digits;
+    if (exp_digits == 0) return false;
+  }
+  return i == s.size();
+}
+
+// "1:20" style sexagesimal numbers, which go-yaml v2 quotes.
+bool IsBase60(std::string_view s) {
+  if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
+  if (s.empty() || !IsDigit(static_cast<unsigned char>(s[0]))) return false;
+  std::size_t i = 0;
+  while (i < s.size() && (IsDigit(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
+  bool any = false;
+  while (i < s.size() && s[i] == ':') {
+    ++i;
+    std::size_t d = 0;
+    while (i < s.size() && IsDigit(static_cast<unsigned char>(s[i]))) ++i, ++d;
+    if (d == 0 || d > 2) return false;
+    any = true;
+  }
+  if (!any) return false;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && (IsDigit(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
+  }
+  return i == s.size();
+}
+
+bool ReadsAsNonString(std::string_view s) {
+  static constexpr std::string_view kWords[] = {
+      "", "~", "null", "Null", "NULL", "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
+      "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF",
+      ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN",
+      ".NAN", "<<"};
+  for (auto w : kWords) {
+    if (s == w) return true;
+  }
+  char first = s[0];
+  if (!(IsDigit(static_cast<unsigned char>(first)) || first == '+' || first == '-' || first == '.')) return false;
+  std::string plain;
+  for (char c : s) {
+    if (c != '_') plain.push_back(c);
+  }
+  return IsGoInt(plain) || IsGoFloat(plain) || IsBase60(s);
+}
+
+// ---- Which styles libyaml's emitter allows for a scalar (block context) ------------------------
+
+struct ScalarStyles {
+  bool plain = true;
+  bool single_quoted = true;
+  bool literal = true;
+};
+
+bool IsPrintable(char32_t c) {
+  return c == 0x0A || (c >= 0x20 && c <= 0x7E) || c == 0x85 || (c >= 0xA0 && c <= 0xD7FF) ||
+         (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+ScalarStyles AnalyzeScalar(std::string_view text) {
+  ScalarStyles styles;
+  if (text.empty()) {
+    styles.plain = false;
+    styles.literal = false;
+    return styles;
+  }
+  if (text.substr(0, 3) == "---" || text.substr(0, 3) == "...") styles.plain = false;
+  std::u32string cps = CodePoints(text);
+  bool leading_space = false, leading_break = false, trailing_space = false, trailing_break = false;
+  bool break_space = false, space_break = false, previous_space = false, previous_break = false;
+  bool line_breaks = false, special = false;
+  for (std::size_t i = 0; i < cps.size(); ++i) {
+    char32_t c = cps[i];
+    char32_t next = i + 1 < cps.size() ? cps[i + 1] : 0;
+    bool followed_by_blank = next == 0 || next == ' ' || next == '\t' || next == '\n';
+    if (i == 0) {
+      switch (c) {
+        case '#': case ',': case '[': case ']': case '{': case '}': case '&': case '*': case '!':
+        case '|': case '>': case '\'': case '"': case '%': case '@': case '`':
+          styles.plain = false;
+          break;
+        case '?': case ':': case '-':
+          if (followed_by_blank) styles.plain = false;
+          break;
+        default: break;
+      }
+    } else {
+      if (c == ':' && followed_by_blank) styles.plain = false;
+      if (c == '#' && (cps[i - 1] == ' ' || cps[i - 1] == '\t')) styles.plain = false;
+    }
+    if (!IsPrintable(c)) special = true;
+    if (c == '\n') line_breaks = true;
+    if (c == ' ') {
+      if (i == 0) leading_space = true;
+      if (i + 1 == cps.size()) trailing_space = true;
+      if (previous_break) break_space = true;
+      previous_space = true;
+      previous_break = false;
+    } else if (c == '\n') {
+      if (i == 0) leading_break = true;
+      if (i + 1 == cps.size()) trailing_break = true;
+      if (previous_space) space_break = true;
+      previous_break = true;
+      previous_space = false;
+    } else {
+      previous_space = false;
+      previous_break = false;
+    }
+  }
+  if (leading_space || leading_break || trailing_space || trailing_break) styles.plain = false;
+  if (trailing_space) styles.literal = false;
+  if (break_space) styles.plain = styles.single_quoted = false;
+  if (space_break || special) styles.plain = styles.single_quoted = styles.literal = false;
+  if (line_breaks) styles.plain = false;
+  return styles;
+}
+
+// ---- Output -----------------------------------------------------------------------------------
+
+void Indent(std::string& out, int n) { out.append(static_cast<std::size_t>(n), ' '); }
+
+void WriteDoubleQuoted(std::string_view s, std::string& out) {
+  out.push_back('"');
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t start = i;
+    char32_t c = NextCodePoint(s, i);
+    switch (c) {
+      case '"': out += "\\\""; continue;
+      case '\\': out += "\\\\"; continue;
+      case '\n': out += "\\n"; continue;
+      case '\t': out += "\\t"; continue;
+      case '\r': out += "\\r"; continue;
+      case 0: out += "\\0"; continue;
+      default: break;
+    }
+    if (IsPrintable(c) && c != 0x85) {
+      out.append(s.substr(start, i - start));
+    } else {
+      char buf[16];
+      auto [p, ec] = std::to_chars(buf, buf + sizeof buf, static_cast<std::uint32_t>(c), 16);
+      std::string hex(buf, p);
+      for (auto& h : hex) h = static_cast<char>(h >= 'a' ? h - 32 : h);
+      std::size_t width = c <= 0xFF ? 2 : c <= 0xFFFF ? 4 : 8;
+      out += width == 2 ? "\\x" : width == 4 ? "\\u" : "\\U";
+      out.append(width - std::min(width, hex.size()), '0');
+      out += hex;
+    }
+  }
+  out.push_back('"');
+}
+
+void WriteSingleQuoted(std::string_view s, std::string& out) {
+  out.push_back('\'');
+  for (char c : s) {
+    if (c == '\'') out.push_back('\'');
+    out.push_back(c);
+  }
+  out.push_back('\'');
+}
+
+// Writes a literal block scalar; `indent` is the indentation of its content lines.
+void WriteLiteral(std::string_view s, int indent, std::string& out) {
+  out.push_back('|');
+  if (s.front() == ' ' || s.front() == '\n') out.push_back('2');
+  if (s.back() != '\n') {
+    out.push_back('-');
+  } else if (s.size() == 1 || s[s.size() - 2] == '\n') {
+    out.push_back('+');
+  }
+  out.push_back('\n');
+  std::size_t pos = 0;
+  while (pos < s.size()) {
+    std::size_t end = s.find('\n', pos);
+    if (end == std::string_view::npos) end = s.size();
+    if (end > pos) {
+      Indent(out, indent);
+      out.append(s.substr(pos, end - pos));
+    }
+    out.push_back('\n');  // a value without a final newline still ends its last line here
+    pos = end + 1;
+  }
+}
+
+// Writes a string scalar after "key: " or "- "; `indent` is the block's content indentation.
+void WriteString(std::string_view s, int indent, std::string& out, bool newline_after) {
+  bool multiline = s.find('\n') != std::string_view::npos;
+  ScalarStyles styles = AnalyzeScalar(s);
+  if (multiline && styles.literal) {
+    WriteLiteral(s, indent, out);
+    return;  // a literal block ends with its own newline
+  }
+  if (!multiline && !s.empty() && !ReadsAsNonString(s) && styles.plain) {
+    out.append(s);
+  } else if (!multiline && !s.empty() && !ReadsAsNonString(s) && styles.single_quoted) {
+    WriteSingleQuoted(s, out);
+  } else {
+    WriteDoubleQuoted(s, out);
+  }
+  if (newline_after) out.push_back('\n');
+}
+
+void WriteKey(std::string_view key, std::string& out) {
+  if (!key.empty() && !ReadsAsNonString(key) && AnalyzeScalar(key).plain) {
+    out.append(key);
+  } else if (!key.empty() && !ReadsAsNonString(key) && AnalyzeScalar(key).single_quoted && key.find('\n') == std::string_view::npos) {
+    WriteSingleQuoted(key, out);
+  } else {
+    WriteDoubleQuoted(key, out);
+  }
+}
+
+std::vector<std::size_t> SortedYamlOrder(const Tree& map) {
+  std::vector<std::size_t> order(map.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return YamlKeyLess(map.KeyAt(a), map.KeyAt(b)); });
+  return order;
+}
+
+// Writes a scalar or an empty collection inline, then a newline.
+void WriteInline(const Tree& t, int indent, std::string& out) {
+  switch (t.type()) {
+    case Tree::Type::kNull: out += "null\n"; return;
+    case Tree::Type::kBool:
+    case Tree::Type::kInt:
+    case Tree::Type::kFloat: out += t.text(); out.push_back('\n'); return;
+    case Tree::Type::kString: WriteString(t.text(), indent, out, true); return;
+    case Tree::Type::kMap: out += "{}\n"; return;
+    case Tree::Type::kList: out += "[]\n"; return;
+  }
+}
+
+void WriteBlock(const Tree& t, int indent, std::string& out);
+
+// Writes the entries of a non-empty map at `indent`; the first key is written without indentation
+// when `first_inline` (after "- ").
+void WriteMapEntries(const Tree& t, int indent, std::string& out, bool first_inline) {
+  bool first = true;
+  for (std::size_t i : SortedYamlOrder(t)) {
+    if (!(first && first_inline)) Indent(out, indent);
+    first = false;
+    WriteKey(t.KeyAt(i), out);
+    const Tree& value = t.items()[i];
+    if (value.IsMap() && !value.items().empty()) {
+      out += ":\n";
+      WriteMapEntries(value, indent + 2, out, false);
+    } else if (value.IsList() && !value.items().empty()) {
+      out += ":\n";
+      WriteBlock(value, indent, out);  // go-yaml does not indent lists under their key
+    } else {
+      out += ": ";
+      WriteInline(value, indent + 2, out);
+    }
+  }
+}
+
+void WriteBlock(const Tree& t, int indent, std::string& out) {
+  if (t.IsMap() && !t.items().empty()) {
+    WriteMapEntries(t, indent, out, false);
+    return;
+  }
+  if (t.IsList() && !t.items().empty()) {
+    for (const Tree& item : t.items()) {
+      Indent(out, indent);
+      out += "- ";
+      if (item.IsMap() && !item.items().empty()) {
+        WriteMapEntries(item, indent + 2, out, true);
+      } else if (item.IsList() && !item.items().empty()) {
+        out.push_back('\n');
+        WriteBlock(item, indent + 2, out);
+      } else {
+        WriteInline(item, indent + 2, out);
+      }
+    }
+    return;
+  }
+  WriteInline(t, indent, out);
+}
+
+void WriteJsonString(std::string_view s, std::string& out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out.push_back('"');
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    switch (c) {
+      case '"': out += "\\\""; continue;
+      case '\\': out += "\\\\"; continue;
+      case '\n': out += "\\n"; continue;
+      case '\r': out += "\\r"; continue;
+      case '\t': out += "\\t"; continue;
+      default: break;
+    }
+    if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+      out += "\\u00";
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 0xF]);
+    } else if (c == 0xE2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+               (static_cast<unsigned char>(s[i + 2]) == 0xA8 || static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
+      out += static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
+      i += 2;
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  out.push_back('"');
+}
+
+}  // namespace
+
+bool YamlKeyLess(std::string_view a_text, std::string_view b_text) {
+  std::u32string a = CodePoints(a_text);
+  std::u32string b = CodePoints(b_text);
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    if (a[i] == b[i]) continue;
+    bool al = IsLetter(a[i]);
+    bool bl = IsLetter(b[i]);
+    if (al && bl) return a[i] < b[i];
+    if (al || bl) return bl;
+    std::int64_t an = 0, bn = 0;
+    if (a[i] == '0' || b[i] == '0') {
+      for (std::size_t j = i; j-- > 0 && IsDigit(a[j]);) {
+        if (a[j] != '0') {
+          an = 1;
+          bn = 1;
+          break;
+        }
+      }
+    }
+    std::size_t ai = i, bi = i;
+    for (; ai < a.size() && IsDigit(a[ai]); ++ai) an = an * 10 + static_cast<std::int64_t>(a[ai] - '0');
+    for (; bi < b.size() && IsDigit(b[bi]); ++bi) bn = bn * 10 + static_cast<std::int64_t>(b[bi] - '0');
+    if (an != bn) return an < bn;
+    if (ai != bi) return ai < bi;
+    return a[i] < b[i];
+  }
+  return a.size() < b.size();
+}
+
+void WriteYaml(const Tree& value, std::string& out) { WriteBlock(value, 0, out); }
+
+void WriteJson(const Tree& value, std::string& out, int indent) {
+  switch (value.type()) {
+    case Tree::Type::kNull: out += "null"; return;
+    case Tree::Type::kBool:
+    case Tree::Type::kInt:
+    case Tree::Type::kFloat: out += value.text(); return;
+    case Tree::Type::kString: WriteJsonString(value.text(), out); return;
+    case Tree::Type::kList: {
+      if (value.items().empty()) {
+        out += "[]";
+        return;
+      }
+      out += "[\n";
+      bool first = true;
+      for (const Tree& item : value.items()) {
+        if (!first) out += ",\n";
+        first = false;
+        Indent(out, indent + 4);
+        WriteJson(item, out, indent + 4);
+      }
+      out.push_back('\n');
+      Indent(out, indent);
+      out.push_back(']');
+      return;
+    }
+    case Tree::Type::kMap: {
+      if (value.items().empty()) {
+        out += "{}";
+        return;
+      }
+      std::vector<std::size_t> order(value.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::sort(order.begin(), order.end(),
+                [&](std::size_t a, std::size_t b) { return value.KeyAt(a) < value.KeyAt(b); });
+      out += "{\n";
+      bool first = true;
+      for (std::size_t i : order) {
+        if (!first) out += ",\n";
+        first = false;
+        Indent(out, indent + 4);
+        WriteJsonString(value.KeyAt(i), out);
+        out += ": ";
+        WriteJson(value.items()[i], out, indent + 4);
+      }
+      out.push_back('\n');
+      Indent(out, indent);
+      out.push_back('}');
+      return;
+    }
+  }
+}
+
+}  // namespace trainer

@@ -1,0 +1,26 @@
+// Writes Trees as YAML and JSON the way kubectl prints objects.
+//
+// YAML follows `kubectl get -o yaml` (sigs.k8s.io/yaml over go-yaml v2): map keys in go-yaml's
+// natural order (digit runs compare as numbers), lists not indented under their key, strings
+// quoted only when they would read back as another type or cannot be plain, multi-line strings as
+// literal blocks. JSON follows `kubectl get -o json`: four-space indent, keys in byte order,
+// HTML-safe escapes.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "yaml/tree.h"
+
+namespace trainer {
+
+// Appends `value` as a YAML block document body (no leading "---").
+void WriteYaml(const Tree& value, std::string& out);
+
+// Appends `value` as indented JSON, without a trailing newline.
+void WriteJson(const Tree& value, std::string& out, int indent = 0);
+
+// go-yaml v2's ordering of map keys.
+bool YamlKeyLess(std::string_view a, std::string_view b);
+
+}  // namespace trainer

@@ -95,7 +95,7 @@ Run SetupRender(CLI::App& command) {
 void PrintError(const std::exception& e) {
   if (const auto* error = dynamic_cast<const Error*>(&e)) {
     for (const Diagnostic& d : error->diagnostics()) {
-      std::cerr << (d.where.HasPosition() ? "" : "trainer: error: ") << d.Format() << '\n';
+      std::cerr << (d.HasLocation() ? "" : "trainer: error: ") << d.Format() << '\n';
     }
     return;
   }

@@ -2,7 +2,8 @@
 # them fatal.
 add_library(trainer_warnings INTERFACE)
 target_compile_options(trainer_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow=local -Wnon-virtual-dtor
-                                                  -Wold-style-cast -Wcast-align)
+                                                  -Wold-style-cast -Wcast-align
+                                                  -Wno-missing-field-initializers)
 if(TRAINER_DEV_MODE)
   target_compile_options(trainer_warnings INTERFACE -Werror)
 endif()

@@ -131,7 +131,7 @@ class Decoder {
     if (!Expect(t, path, Tree::Type::kMap)) return;
     for (std::size_t i = 0; i < t.size(); ++i) {
       std::string field_path = Path(path, t.KeyAt(i));
-      positions_.Record(field_path, t.items()[i].origin());
+      positions_.Record(field_path, t.KeyOriginAt(i));
       if (!visit(t.KeyAt(i), t.items()[i], field_path)) {
         Fail(t.items()[i], path, fmt::format("unknown field \"{}\"", t.KeyAt(i)));
         errors_.back().where = t.KeyOriginAt(i);

@@ -29,7 +29,8 @@ using StringMap = std::map<std::string, std::string>;
 // Where each decoded field stands in its file, by field path ("spec.trainer.numNodes").
 class FieldPositions {
  public:
-  void Record(const std::string& path, const Origin& origin) { origins_[path] = origin; }
+  // Keeps the first origin recorded for a path: the field's key, before its value.
+  void Record(const std::string& path, const Origin& origin) { origins_.emplace(path, origin); }
   // The origin of `path`, or of its nearest recorded ancestor.
   Origin Find(std::string path) const;
 

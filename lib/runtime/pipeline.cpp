@@ -192,8 +192,8 @@ std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Fr
     std::vector<Diagnostic> diagnostics = e.diagnostics();
     for (Diagnostic& d : diagnostics) {
       if (d.subject.empty()) d.subject = subject;
-      if (!d.where.HasPosition()) d.where = d.field.empty() ? job.origin : job.positions.Find(d.field);
-      if (!d.where.HasPosition()) d.where = job.origin;
+      if (!d.HasLocation()) d.where = d.field.empty() ? job.origin : job.positions.Find(d.field);
+      if (!d.HasLocation()) d.where = job.origin;
     }
     throw Error(std::move(diagnostics));
   }

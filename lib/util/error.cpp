@@ -22,7 +22,7 @@ std::string Diagnostic::Format() const {
     text += p;
     text += ": ";
   };
-  part(where.Position());
+  part(location.empty() ? where.Position() : location);
   part(subject);
   part(field);
   text += message;
@@ -31,8 +31,19 @@ std::string Diagnostic::Format() const {
 
 Error::Error(Diagnostic diagnostic) : Error(std::vector<Diagnostic>{std::move(diagnostic)}) {}
 
+namespace {
+
+std::vector<Diagnostic> WithLocations(std::vector<Diagnostic> diagnostics) {
+  for (Diagnostic& d : diagnostics) {
+    if (d.location.empty()) d.location = d.where.Position();
+  }
+  return diagnostics;
+}
+
+}  // namespace
+
 Error::Error(std::vector<Diagnostic> diagnostics)
-    : std::runtime_error(Join(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+    : std::runtime_error(Join(diagnostics)), diagnostics_(WithLocations(std::move(diagnostics))) {}
 
 Error::Error(const std::string& message) : Error(Diagnostic{{}, "", "", message}) {}
 

@@ -19,7 +19,11 @@ struct Diagnostic {
   std::string subject;   // e.g. "TrainJob default/job"
   std::string field;     // e.g. "spec.trainer.numNodes"
   std::string message;
+  // "file:line:col", filled from `where` when an Error is made, so that it outlives the inputs
+  // whose file names `where` points into.
+  std::string location;
 
+  bool HasLocation() const { return !location.empty() || where.HasPosition(); }
   std::string Format() const;
 };
 

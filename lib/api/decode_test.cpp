@@ -1,0 +1,197 @@
+#include "api/decode.h"
+
+#include <doctest/doctest.h>
+
+#include "api/defaults.h"
+#include "util/error.h"
+#include "yaml/reader.h"
+
+namespace trainer {
+
+namespace {
+
+const std::string kFile = "job.yaml";
+
+TrainJob DecodeJob(const char* yaml) {
+  Tree doc = ReadYamlStream(yaml, &kFile).at(0);
+  ApplyDefaults(doc, DefaultRule::Scope::kTrainJob);
+  return DecodeTrainJob(doc);
+}
+
+// Every diagnostic of decoding `yaml` as a TrainJob, formatted.
+std::vector<std::string> JobErrors(const char* yaml) {
+  std::vector<std::string> out;
+  try {
+    DecodeJob(yaml);
+  } catch (const Error& e) {
+    for (const auto& d : e.diagnostics()) out.push_back(d.Format());
+  }
+  return out;
+}
+
+Runtime DecodeRuntimeYaml(const char* yaml) {
+  Tree doc = ReadYamlStream(yaml, &kFile).at(0);
+  ApplyDefaults(doc, DefaultRule::Scope::kRuntime);
+  return DecodeRuntime(doc);
+}
+
+}  // namespace
+
+TEST_CASE("a TrainJob decodes into the typed model with CRD defaults") {
+  TrainJob job = DecodeJob(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: j, namespace: team, uid: u-1}
+spec:
+  runtimeRef: {name: rt}
+  trainer:
+    image: img
+    command: [a, b]
+    args: []
+    numNodes: 4
+    env: [{name: X, value: "1"}]
+    resourcesPerNode: {limits: {cpu: 1000m}}
+)");
+  CHECK(job.metadata.name == "j");
+  CHECK(job.metadata.namespace_ == "team");
+  CHECK(job.metadata.uid == "u-1");
+  CHECK(job.spec.runtime_ref.name == "rt");
+  CHECK(job.spec.runtime_ref.kind == "ClusterTrainingRuntime");
+  CHECK(job.spec.runtime_ref.api_group == "trainer.kubeflow.org");
+  CHECK(job.spec.suspend == false);
+  REQUIRE(job.spec.trainer);
+  CHECK(job.spec.trainer->image == "img");
+  CHECK(job.spec.trainer->command == std::vector<std::string>{"a", "b"});
+  REQUIRE(job.spec.trainer->args.has_value());  // set but empty stays distinct from unset
+  CHECK(job.spec.trainer->args->empty());
+  CHECK(job.spec.trainer->num_nodes == 4);
+  CHECK(job.spec.trainer->env.size() == 1);
+  CHECK(job.spec.trainer->resources_per_node->Find("limits")->Find("cpu")->text() == "1");
+  CHECK(job.positions.Find("spec.trainer.numNodes").Position() == "job.yaml:10:15");
+}
+
+TEST_CASE("an unknown field is an error naming its path and position") {
+  CHECK(JobErrors(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: j}
+spec:
+  runtimeRef: {name: rt}
+  trainer:
+    numNode: 2
+)") == std::vector<std::string>{"job.yaml:7:5: TrainJob j: spec.trainer: unknown field \"numNode\""});
+}
+
+TEST_CASE("a value of the wrong type is an error naming the field") {
+  CHECK(JobErrors(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: j, namespace: ns}
+spec:
+  runtimeRef: {name: rt}
+  trainer:
+    numNodes: "2"
+    image: 3
+)") == std::vector<std::string>{
+             "job.yaml:7:15: TrainJob ns/j: spec.trainer.numNodes: expected an integer, got a string",
+             "job.yaml:8:12: TrainJob ns/j: spec.trainer.image: expected a string, got an integer"});
+}
+
+TEST_CASE("a number too large for int32 is rejected") {
+  auto errors = JobErrors(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: j}
+spec: {runtimeRef: {name: rt}, trainer: {numNodes: 3000000000}}
+)");
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0] == "job.yaml:4:52: TrainJob j: spec.trainer.numNodes: 3000000000 does not fit a 32-bit integer");
+}
+
+TEST_CASE("a TrainJob without runtimeRef or name is rejected") {
+  CHECK(JobErrors("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j}\nspec: {}\n") ==
+        std::vector<std::string>{"job.yaml:4:7: TrainJob j: spec.runtimeRef: Required value"});
+  CHECK(JobErrors("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nspec: {runtimeRef: {name: r}}\n") ==
+        std::vector<std::string>{"job.yaml:1:1: TrainJob: metadata.name: Required value"});
+}
+
+TEST_CASE("errors in embedded core types come from their tables") {
+  auto errors = JobErrors(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: j}
+spec:
+  runtimeRef: {name: rt}
+  trainer:
+    env: [{name: A, valu: x}]
+)");
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].find("spec.trainer.env[0]") != std::string::npos);
+  CHECK(errors[0].find("unknown field \"valu\"") != std::string::npos);
+}
+
+TEST_CASE("runtime patches decode with their metadata and pod spec patch") {
+  TrainJob job = DecodeJob(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: j}
+spec:
+  runtimeRef: {name: rt}
+  runtimePatches:
+  - manager: kueue.x-k8s.io/manager
+    trainingRuntimeSpec:
+      template:
+        metadata: {labels: {a: b}}
+        spec:
+          replicatedJobs:
+          - name: node
+            template:
+              spec:
+                template:
+                  spec:
+                    nodeSelector: {zone: a}
+                    containers: [{name: node, volumeMounts: [{name: v, mountPath: /v}]}]
+)");
+  REQUIRE(job.spec.runtime_patches.size() == 1);
+  const RuntimePatch& patch = job.spec.runtime_patches[0];
+  CHECK(patch.manager == "kueue.x-k8s.io/manager");
+  REQUIRE(patch.template_);
+  CHECK(patch.template_->metadata->labels->at("a") == "b");
+  REQUIRE(patch.template_->replicated_jobs);
+  const auto& pod = patch.template_->replicated_jobs->at(0).pod_template->spec;
+  CHECK(pod->node_selector->at("zone") == "a");
+  CHECK(pod->containers.at(0).volume_mounts.size() == 1);
+}
+
+TEST_CASE("a runtime keeps its JobSet template as a tree after the typed round trip") {
+  Runtime rt = DecodeRuntimeYaml(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {name: rt}
+spec:
+  mlPolicy: {numNodes: 2, mpi: {}}
+  template:
+    metadata: {labels: {x: y}}
+    spec:
+      replicatedJobs:
+      - name: node
+        template:
+          spec:
+            template:
+              spec:
+                containers: [{name: node, image: i, tty: false}]
+)");
+  REQUIRE(rt.spec.ml_policy);
+  CHECK(rt.spec.ml_policy->num_nodes == 2);
+  CHECK(rt.spec.ml_policy->mpi->mpi_implementation == "OpenMPI");
+  CHECK(rt.spec.template_.labels->at("x") == "y");
+  const Tree& container = rt.spec.template_.spec.Find("replicatedJobs")->items()[0].Find("template")->Find("spec")
+                              ->Find("template")->Find("spec")->Find("containers")->items()[0];
+  CHECK(container.Find("tty") == nullptr);
+  CHECK(container.Find("resources") != nullptr);
+}
+
+TEST_CASE("an unknown mlPolicy is rejected") {
+  try {
+    DecodeRuntimeYaml("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {name: rt}\n"
+                      "spec: {mlPolicy: {pytorch: {}}}\n");
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) == "job.yaml:4:19: ClusterTrainingRuntime rt: spec.mlPolicy: unknown field \"pytorch\"");
+  }
+}
+
+}  // namespace trainer

@@ -1,0 +1,121 @@
+#include "api/defaults.h"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "tests/shared.h"
+#include "yaml/reader.h"
+#include "yaml/writer.h"
+
+namespace trainer {
+
+namespace {
+
+using Row = std::tuple<std::string, Tree::Type, std::string>;
+
+// Collects (path, type, value) of every `default:` in an openAPIV3Schema.
+void CollectDefaults(const Tree& schema, const std::string& path, std::set<Row>& out) {
+  if (!schema.IsMap()) return;
+  if (const Tree* d = schema.Find("default")) out.insert({path, d->type(), d->text()});
+  if (const Tree* props = schema.Find("properties"); props && props->IsMap()) {
+    for (std::size_t i = 0; i < props->size(); ++i) {
+      CollectDefaults(props->items()[i], path.empty() ? props->KeyAt(i) : path + "." + props->KeyAt(i), out);
+    }
+  }
+  if (const Tree* items = schema.Find("items")) CollectDefaults(*items, path + "[*]", out);
+}
+
+std::set<Row> CrdDefaults(const std::string& file) {
+  std::ifstream in(file);
+  std::stringstream content;
+  content << in.rdbuf();
+  std::vector<Tree> docs = ReadYamlStream(content.str(), &file);
+  REQUIRE(docs.size() == 1);
+  const Tree& schema = *docs[0].Find("spec")->Find("versions")->items()[0].Find("schema")->Find("openAPIV3Schema");
+  std::set<Row> out;
+  CollectDefaults(schema, "", out);
+  return out;
+}
+
+std::set<Row> TableDefaults(DefaultRule::Scope scope) {
+  std::set<Row> out;
+  for (const DefaultRule& rule : DefaultRules()) {
+    if (rule.scope == scope) out.insert({std::string(rule.path), rule.type, std::string(rule.value)});
+  }
+  return out;
+}
+
+Tree Parse(const char* yaml) {
+  static const std::string kFile = "test.yaml";
+  return ReadYamlStream(yaml, &kFile).at(0);
+}
+
+}  // namespace
+
+TEST_CASE("the defaults table matches every default of the upstream CRDs") {
+  std::string upstream = testing::SharedUpstreamDir();
+  if (upstream.empty()) {
+    MESSAGE("skipped: ../shared/upstream is absent, so the table cannot be checked against the CRDs");
+    return;
+  }
+  std::string crds = upstream + "/manifests/base/crds/";
+  CHECK(CrdDefaults(crds + "trainer.kubeflow.org_trainjobs.yaml") == TableDefaults(DefaultRule::Scope::kTrainJob));
+  CHECK(CrdDefaults(crds + "trainer.kubeflow.org_clustertrainingruntimes.yaml") == TableDefaults(DefaultRule::Scope::kRuntime));
+  CHECK(CrdDefaults(crds + "trainer.kubeflow.org_trainingruntimes.yaml") == TableDefaults(DefaultRule::Scope::kRuntime));
+}
+
+TEST_CASE("defaults fill absent and null fields of existing parents only") {
+  Tree job = Parse(R"(
+spec:
+  runtimeRef: {name: x, kind: null}
+  trainer:
+    env:
+    - name: A
+      valueFrom: {secretKeyRef: {key: k}}
+    - name: B
+)");
+  ApplyDefaults(job, DefaultRule::Scope::kTrainJob);
+  std::string out;
+  WriteYaml(job, out);
+  CHECK(out == R"(spec:
+  managedBy: trainer.kubeflow.org/trainjob-controller
+  runtimeRef:
+    apiGroup: trainer.kubeflow.org
+    kind: ClusterTrainingRuntime
+    name: x
+  suspend: false
+  trainer:
+    env:
+    - name: A
+      valueFrom:
+        secretKeyRef:
+          key: k
+          name: ""
+    - name: B
+)");
+  CHECK(job.Find("spec")->Find("suspend")->origin().kind == Origin::Kind::kDefault);
+}
+
+TEST_CASE("defaults keep values that are set") {
+  Tree runtime = Parse(R"(
+spec:
+  mlPolicy: {mpi: {numProcPerNode: 4, runLauncherAsNode: true}}
+  template: {spec: {replicatedJobs: [{name: a, replicas: 2}]}}
+)");
+  ApplyDefaults(runtime, DefaultRule::Scope::kRuntime);
+  const Tree& mpi = *runtime.Find("spec")->Find("mlPolicy")->Find("mpi");
+  CHECK(mpi.Find("numProcPerNode")->AsInt() == 4);
+  CHECK(mpi.Find("runLauncherAsNode")->AsBool() == true);
+  CHECK(*mpi.FindString("mpiImplementation") == "OpenMPI");
+  CHECK(*mpi.FindString("sshAuthMountPath") == "/root/.ssh");
+  const Tree& rjob = runtime.Find("spec")->Find("template")->Find("spec")->Find("replicatedJobs")->items()[0];
+  CHECK(rjob.Find("replicas")->AsInt() == 2);
+  CHECK(*rjob.FindString("groupName") == "default");
+  CHECK(runtime.Find("spec")->Find("podGroupPolicy") == nullptr);
+}
+
+}  // namespace trainer

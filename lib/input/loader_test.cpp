@@ -1,0 +1,135 @@
+#include "input/loader.h"
+
+#include <doctest/doctest.h>
+
+#include "tests/fake_fs.h"
+#include "util/error.h"
+
+namespace trainer {
+
+namespace {
+
+constexpr const char* kRuntime = R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {name: plain}
+spec:
+  template:
+    spec:
+      replicatedJobs: [{name: node, template: {spec: {template: {spec: {containers: [{name: node, image: a}]}}}}}]
+)";
+
+constexpr const char* kJob = R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: job}
+spec: {runtimeRef: {name: plain}}
+)";
+
+std::string Errors(const LoadOptions& options, testing::FakeFileSystem& fs) {
+  try {
+    Load(options, fs);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("directories are read recursively, yaml and yml only, in sorted order") {
+  testing::FakeFileSystem fs;
+  fs.files["d/b/2.yml"] = std::string(kJob) + "---\n" + "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: second}\nspec: {runtimeRef: {name: plain}}\n";
+  fs.files["d/a.yaml"] = kRuntime;
+  fs.files["d/notes.txt"] = "not yaml: [";
+  LoadOptions options;
+  options.paths = {"d"};
+  Inputs inputs = Load(options, fs);
+  REQUIRE(inputs.jobs.size() == 2);
+  CHECK(inputs.jobs[0].metadata.name == "job");
+  CHECK(inputs.jobs[1].metadata.name == "second");
+  CHECK(inputs.jobs[0].metadata.namespace_ == "default");
+  CHECK(inputs.runtimes.size() == 1);
+  CHECK(*inputs.jobs[0].origin.file == "d/b/2.yml");
+}
+
+TEST_CASE("other kinds are skipped with a notice and List wrappers are unwrapped") {
+  testing::FakeFileSystem fs;
+  fs.files["in.yaml"] = std::string("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n---\n") +
+                        "apiVersion: v1\nkind: List\nitems:\n- " + "{apiVersion: trainer.kubeflow.org/v1alpha1, kind: TrainJob, metadata: {name: j}, spec: {runtimeRef: {name: plain}}}\n";
+  LoadOptions options;
+  options.paths = {"in.yaml"};
+  Inputs inputs = Load(options, fs);
+  CHECK(inputs.jobs.size() == 1);
+  CHECK(inputs.notices == std::vector<std::string>{"in.yaml:1:1: skipping ConfigMap cm: not a Trainer object"});
+}
+
+TEST_CASE("the same runtime reached twice counts once") {
+  testing::FakeFileSystem fs;
+  fs.files["a.yaml"] = kRuntime;
+  fs.files["copy/a.yaml"] = kRuntime;
+  LoadOptions options;
+  options.paths = {"a.yaml"};
+  options.runtime_paths = {"copy", "a.yaml"};
+  CHECK(Load(options, fs).runtimes.size() == 1);
+}
+
+TEST_CASE("two different definitions of one runtime are an error naming both") {
+  testing::FakeFileSystem fs;
+  fs.files["a.yaml"] = kRuntime;
+  std::string changed = kRuntime;
+  changed.replace(changed.find("image: a"), 8, "image: b");
+  fs.files["b.yaml"] = changed;
+  LoadOptions options;
+  options.paths = {"a.yaml", "b.yaml"};
+  CHECK(Errors(options, fs) == "b.yaml:1:1: ClusterTrainingRuntime plain: defined twice with different content (first at a.yaml:1:1)");
+}
+
+TEST_CASE("problems in several files are all reported") {
+  testing::FakeFileSystem fs;
+  fs.files["bad1.yaml"] = "a: [\n";
+  fs.files["bad2.yaml"] = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j}\nspec: {runtimeRef: {name: x}, extra: 1}\n";
+  LoadOptions options;
+  options.paths = {"bad1.yaml", "missing.yaml", "bad2.yaml"};
+  std::string errors = Errors(options, fs);
+  CHECK(errors.find("bad1.yaml:2:1: malformed YAML") != std::string::npos);
+  CHECK(errors.find("missing.yaml: no such file or directory") != std::string::npos);
+  CHECK(errors.find("bad2.yaml:4:31: TrainJob default/j: spec: unknown field \"extra\"") != std::string::npos);
+}
+
+TEST_CASE("runtime resolution follows the runtimeRef kind and the TrainJob namespace") {
+  testing::FakeFileSystem fs;
+  fs.files["rt.yaml"] = std::string(kRuntime) +
+                        "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainingRuntime\nmetadata: {name: plain, namespace: team}\nspec: {}\n";
+  fs.files["jobs.yaml"] = std::string(kJob) +
+                          "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j2, namespace: team}\n"
+                          "spec: {runtimeRef: {name: plain, kind: TrainingRuntime}}\n"
+                          "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j3}\n"
+                          "spec: {runtimeRef: {name: plain, kind: TrainingRuntime}}\n"
+                          "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j4}\n"
+                          "spec: {runtimeRef: {name: plain, kind: Deployment, apiGroup: apps}}\n";
+  LoadOptions options;
+  options.paths = {"rt.yaml", "jobs.yaml"};
+  Inputs inputs = Load(options, fs);
+  REQUIRE(inputs.jobs.size() == 4);
+  CHECK(inputs.Resolve(inputs.jobs[0]).kind == "ClusterTrainingRuntime");
+  CHECK(inputs.Resolve(inputs.jobs[1]).kind == "TrainingRuntime");
+  CHECK_THROWS_WITH(inputs.Resolve(inputs.jobs[2]),
+                    "jobs.yaml:14:7: TrainJob default/j3: spec.runtimeRef: TrainingRuntime \"plain\" in namespace \"default\" "
+                    "not found; loaded runtimes: ClusterTrainingRuntime plain, TrainingRuntime team/plain");
+  CHECK_THROWS_WITH(inputs.Resolve(inputs.jobs[3]),
+                    "jobs.yaml:18:7: TrainJob default/j4: spec.runtimeRef: unsupported runtime: Deployment.apps");
+}
+
+TEST_CASE("stdin is read once, and -r sources contribute runtimes only") {
+  testing::FakeFileSystem fs;
+  fs.stdin_content = kJob;
+  fs.files["rt.yaml"] = std::string(kRuntime) + "---\n" + kJob;
+  LoadOptions options;
+  options.paths = {"-", "-"};
+  options.runtime_paths = {"rt.yaml"};
+  Inputs inputs = Load(options, fs);
+  CHECK(inputs.jobs.size() == 1);
+  CHECK(*inputs.jobs[0].origin.file == "<stdin>");
+  CHECK(inputs.runtimes.size() == 1);
+}
+
+}  // namespace trainer

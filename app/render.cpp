@@ -76,16 +76,23 @@ int RunRender(const RenderFlags& flags) {
 Run SetupRender(CLI::App& command) {
   auto flags = std::make_shared<RenderFlags>();
   command.add_option("PATH", flags->paths, "TrainJob and runtime files or directories (*.yaml, *.yml, recursively); - for stdin")
-      ->required();
+      ->required()
+      ->type_name("PATH");
   command.add_option("-r,--runtime", flags->runtimes, "Add runtimes from this file or directory (repeatable)")
-      ->allow_extra_args(false);
-  command.add_option("-n,--namespace", flags->namespace_, "Namespace of objects that set none")->capture_default_str();
+      ->allow_extra_args(false)
+      ->type_name("PATH");
+  command.add_option("-n,--namespace", flags->namespace_, "Namespace of objects that set none")
+      ->capture_default_str()
+      ->type_name("NAME");
   command.add_option("-o,--output", flags->output, "Output format")
       ->check(CLI::IsMember({"yaml", "json"}))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("FORMAT");
   command.add_option("-s,--show-only", flags->show_only, "Print only objects of this KIND or KIND/NAME (repeatable)")
-      ->allow_extra_args(false);
-  command.add_option("--output-dir", flags->output_dir, "Write one file per object into DIR instead of stdout");
+      ->allow_extra_args(false)
+      ->type_name("KIND[/NAME]");
+  command.add_option("--output-dir", flags->output_dir, "Write one file per object into DIR instead of stdout")
+      ->type_name("DIR");
   command.add_flag("--legacy", flags->legacy,
                    "Use the controller's old image behaviour: the TrainJob image on every trainer-ancestor node "
                    "container, set by the JobSet builder");

@@ -1,6 +1,7 @@
 // Real inputs: the runtimes and examples shipped by upstream Kubeflow Trainer (../shared/upstream).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "input/loader.h"

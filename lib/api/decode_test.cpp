@@ -66,7 +66,7 @@ spec:
   CHECK(job.spec.trainer->num_nodes == 4);
   CHECK(job.spec.trainer->env.size() == 1);
   CHECK(job.spec.trainer->resources_per_node->Find("limits")->Find("cpu")->text() == "1");
-  CHECK(job.positions.Find("spec.trainer.numNodes").Position() == "job.yaml:10:15");
+  CHECK(job.positions.Find("spec.trainer.numNodes").Position() == "job.yaml:10:5");
 }
 
 TEST_CASE("an unknown field is an error naming its path and position") {

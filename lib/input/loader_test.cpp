@@ -113,10 +113,10 @@ TEST_CASE("runtime resolution follows the runtimeRef kind and the TrainJob names
   CHECK(inputs.Resolve(inputs.jobs[0]).kind == "ClusterTrainingRuntime");
   CHECK(inputs.Resolve(inputs.jobs[1]).kind == "TrainingRuntime");
   CHECK_THROWS_WITH(inputs.Resolve(inputs.jobs[2]),
-                    "jobs.yaml:14:7: TrainJob default/j3: spec.runtimeRef: TrainingRuntime \"plain\" in namespace \"default\" "
+                    "jobs.yaml:14:8: TrainJob default/j3: spec.runtimeRef: TrainingRuntime \"plain\" in namespace \"default\" "
                     "not found; loaded runtimes: ClusterTrainingRuntime plain, TrainingRuntime team/plain");
   CHECK_THROWS_WITH(inputs.Resolve(inputs.jobs[3]),
-                    "jobs.yaml:18:7: TrainJob default/j4: spec.runtimeRef: unsupported runtime: Deployment.apps");
+                    "jobs.yaml:19:8: TrainJob default/j4: spec.runtimeRef: unsupported runtime: Deployment.apps");
 }
 
 TEST_CASE("stdin is read once, and -r sources contribute runtimes only") {

@@ -26,7 +26,7 @@ struct Case {
   Inputs inputs;
 };
 
-std::string Runtime(const std::string& ml_policy, const std::string& trainer_job_extra = "") {
+std::string RuntimeYaml(const std::string& ml_policy, const std::string& trainer_job_extra = "") {
   return "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {name: rt}\nspec:\n" + ml_policy +
          R"(  template:
     metadata: {labels: {from-runtime: "1", shared: runtime}}
@@ -80,7 +80,7 @@ const Tree& NodeContainer(const Info& info) {
 }  // namespace
 
 TEST_CASE("PodSet counts come from numNodes for the trainer and from parallelism otherwise") {
-  Case c(Runtime("  mlPolicy: {numNodes: 3}\n") + kJob);
+  Case c(RuntimeYaml("  mlPolicy: {numNodes: 3}\n") + kJob);
   Info info = c.NewInfo();
   REQUIRE(info.template_spec.pod_sets.size() == 2);
   CHECK(info.template_spec.pod_sets[0].count == 5);
@@ -90,7 +90,7 @@ TEST_CASE("PodSet counts come from numNodes for the trainer and from parallelism
 }
 
 TEST_CASE("without an mlPolicy the trainer PodSet keeps its parallelism and resourcesPerNode is not merged") {
-  Case c(Runtime("") + kJob);
+  Case c(RuntimeYaml("") + kJob);
   Info info = c.NewInfo();
   CHECK(info.template_spec.pod_sets[1].count == 7);
   const Tree& resources = *NodeContainer(info).Find("resources");
@@ -99,30 +99,30 @@ TEST_CASE("without an mlPolicy the trainer PodSet keeps its parallelism and reso
 }
 
 TEST_CASE("an mlPolicy without numNodes gives the trainer one node") {
-  Case c(Runtime("  mlPolicy: {}\n") + kJob);
+  Case c(RuntimeYaml("  mlPolicy: {}\n") + kJob);
   CHECK(c.NewInfo().template_spec.pod_sets[1].count == 1);
 }
 
 TEST_CASE("resourcesPerNode merges key by key into the trainer node container and drops claims") {
-  Case c(Runtime("  mlPolicy: {numNodes: 1}\n") + kJob);
+  Case c(RuntimeYaml("  mlPolicy: {numNodes: 1}\n") + kJob);
   Info info = c.NewInfo();
   const Tree& resources = *NodeContainer(info).Find("resources");
   CHECK(resources.Find("requests")->Find("cpu")->text() == "4");
   CHECK(resources.Find("requests")->Find("memory")->text() == "2Gi");
   CHECK(resources.Find("limits")->Find("memory")->text() == "8Gi");
   CHECK(resources.Find("claims") == nullptr);
-  CHECK(resources.Find("requests")->Find("cpu")->origin().Position() == "in.yaml:35:33");
+  CHECK(resources.Find("requests")->Find("cpu")->origin().Position() == "in.yaml:39:40");
 }
 
 TEST_CASE("labels propagate from the runtime template, then each runtime patch, later winning") {
-  Case c(Runtime("  mlPolicy: {numNodes: 1}\n") + kJob);
+  Case c(RuntimeYaml("  mlPolicy: {numNodes: 1}\n") + kJob);
   Info info = c.NewInfo();
   CHECK(info.labels == StringMap{{"from-runtime", "1"}, {"p1", "x"}, {"shared", "second"}});
   CHECK(info.annotations == StringMap{{"note", "y"}});
 }
 
 TEST_CASE("single-pod requests count sidecars alongside and init containers by their maximum") {
-  Case c(Runtime("  mlPolicy: {numNodes: 1}\n") + kJob);
+  Case c(RuntimeYaml("  mlPolicy: {numNodes: 1}\n") + kJob);
   Info info = c.NewInfo();
   const ResourceList& requests = info.template_spec.pod_sets[1].single_pod_requests;
   // containers: cpu 4 (merged) + sidecar 500m = 4500m; init phase: prep 2 + sidecar 0 -> max stays 4500m.
@@ -133,7 +133,7 @@ TEST_CASE("single-pod requests count sidecars alongside and init containers by t
 TEST_CASE("runtime patches of the JobSet template fail clearly until they are supported") {
   std::string job = std::string(kJob) +
                     "  - manager: c.io/three\n    trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: node}]}}}\n";
-  Case c(Runtime("  mlPolicy: {numNodes: 1}\n") + job);
+  Case c(RuntimeYaml("  mlPolicy: {numNodes: 1}\n") + job);
   CHECK_THROWS_WITH(c.NewInfo(), doctest::Contains("spec.runtimePatches[2].trainingRuntimeSpec.template.spec: runtime patches "
                                                    "of the JobSet template are not supported"));
 }

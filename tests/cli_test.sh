@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Command-line behaviour of the trainer binary: exit codes, all-or-nothing output, --output-dir,
+# --show-only, stdin, and that the docs and CI agree with the binary. Usage: cli_test.sh TRAINER
+set -u
+trainer=$1
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+check() {  # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
+}
+
+run() {  # run ARGS... ; sets $rc, $out, $err
+  "$trainer" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  rc=$?
+  out=$(cat "$tmp/out")
+  err=$(cat "$tmp/err")
+}
+
+run render examples/quickstart.yaml
+check "render succeeds with exit 0" test "$rc" -eq 0
+check "render prints the JobSet" grep -q '^kind: JobSet$' "$tmp/out"
+
+run render --no-such-flag examples/quickstart.yaml
+check "an unknown flag exits 2" test "$rc" -eq 2
+check "an unknown flag prints nothing on stdout" test -z "$out"
+
+run
+check "no command exits 2" test "$rc" -eq 2
+
+run render examples/quickstart.yaml testdata/13-unknown-field/input.yaml
+check "one bad TrainJob fails the whole run with exit 2" test "$rc" -eq 2
+check "a failed run prints nothing on stdout" test -z "$out"
+check "the error names file:line:col" grep -q '^testdata/13-unknown-field/input.yaml:9:5: ' "$tmp/err"
+
+run render examples/quickstart.yaml -s jobset/quickstart
+check "--show-only selects by kind and name" test "$rc" -eq 0 -a -n "$out"
+run render examples/quickstart.yaml -s ConfigMap
+check "--show-only that matches nothing exits 2" test "$rc" -eq 2
+
+"$trainer" render - <examples/quickstart.yaml >"$tmp/stdin.yaml" 2>/dev/null
+check "stdin is read with -" grep -q '^# Source: <stdin>: TrainJob ml-team/quickstart' "$tmp/stdin.yaml"
+
+run render examples/quickstart.yaml --output-dir "$tmp/dir"
+check "--output-dir writes one file per object" test -f "$tmp/dir/jobset.x-k8s.io_v1alpha2_JobSet_ml-team_quickstart.yaml"
+check "--output-dir prints nothing on stdout" test -z "$out"
+run render examples/quickstart.yaml testdata/13-unknown-field/input.yaml --output-dir "$tmp/dir2"
+check "a failed run writes no files" test ! -e "$tmp/dir2"
+
+run render examples/quickstart.yaml -o json
+check "-o json prints a v1 List" grep -q '"kind": "List"' "$tmp/out"
+
+for option in $("$trainer" render --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+  [[ $option == --help ]] && continue
+  check "man page documents render $option" grep -q -- "${option//-/\\\\-}" man/trainer.1
+done
+
+readme_test=$(grep -A1 '^# 2\.' README.md | tail -n 1)
+ci_test=$(grep -v '^#' .ci/run | grep 'ctest')
+check "the README's test command is the one .ci/run runs" test "$readme_test" = "$ci_test"
+
+echo "$passed passed, $failed failed"
+test "$failed" -eq 0

@@ -59,8 +59,12 @@ for option in $("$trainer" render --help | grep -oE -- '--[a-z][a-z-]+' | sort -
 done
 
 readme_test=$(grep -A1 '^# 2\.' README.md | tail -n 1)
-ci_test=$(grep -v '^#' .ci/run | grep 'ctest')
+ci_test=$(grep '^cmake ' .ci/run)
 check "the README's test command is the one .ci/run runs" test "$readme_test" = "$ci_test"
+packages() { grep -oE '(lib[a-z0-9-]+-dev|doctest-dev|build-essential|cmake )' | sort -u; }
+readme_packages=$(grep -A1 '^# 1\.' README.md | tail -n 1 | packages)
+ci_packages=$(sed -n '/apt-get install/,/dev.null/p' .ci/run | packages)
+check "the README installs the packages .ci/run installs" test "$readme_packages" = "$ci_packages"
 
 echo "$passed passed, $failed failed"
 test "$failed" -eq 0

@@ -108,4 +108,17 @@ Tree EnvVarValue(std::string_view name, std::string_view value, const Origin& or
   return env;
 }
 
+Tree EnvVarFieldRef(std::string_view name, std::string_view field_path, const Origin& origin) {
+  Tree env = Tree::Map(origin);
+  env.Set("name", Tree::String(std::string(name), origin));
+  env.Child("valueFrom", origin).Child("fieldRef", origin).Set("fieldPath", Tree::String(std::string(field_path), origin));
+  return env;
+}
+
+Tree ContainerPort(std::int32_t port, const Origin& origin) {
+  Tree p = Tree::Map(origin);
+  p.Set("containerPort", Tree::Int(port, origin));
+  return p;
+}
+
 }  // namespace trainer

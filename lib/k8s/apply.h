@@ -4,6 +4,7 @@
 // other (for ports: both without a name). We keep that.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -31,5 +32,12 @@ std::vector<Tree> EnvVarsApply(const std::vector<Tree>& env);
 
 // {name: <name>, value: <value>} with the given origin.
 Tree EnvVarValue(std::string_view name, std::string_view value, const Origin& origin);
+// {name: <name>, valueFrom: {fieldRef: {fieldPath: <path>}}}.
+Tree EnvVarFieldRef(std::string_view name, std::string_view field_path, const Origin& origin);
+// {containerPort: <port>}, as upstream's corev1ac.ContainerPort().WithContainerPort(port).
+Tree ContainerPort(std::int32_t port, const Origin& origin);
+
+// The field path of the Job completion index, for ranks: metadata.annotations['batch.kubernetes.io/job-completion-index'].
+inline constexpr const char* kJobCompletionIndexFieldPath = "metadata.annotations['batch.kubernetes.io/job-completion-index']";
 
 }  // namespace trainer

@@ -14,6 +14,7 @@
 #include <span>
 
 #include "k8s/apply.h"
+#include "runtime/objects.h"
 
 namespace trainer::plugins {
 
@@ -241,22 +242,11 @@ class JobSet : public PreComponentBuilderPlugin, public ComponentBuilderPlugin, 
   }
 
   static Tree MakeJobSet(const Info& info, const TrainJob& job, Tree spec) {
-    Tree jobset = Tree::Map(kByJobSet);
-    jobset.Set("apiVersion", Tree::String("jobset.x-k8s.io/v1alpha2", kByJobSet));
-    jobset.Set("kind", Tree::String("JobSet", kByJobSet));
-    Tree& meta = jobset.Child("metadata", kByJobSet);
+    Tree jobset = NewOwnedObject("jobset.x-k8s.io/v1alpha2", "JobSet", job.metadata.name, job, kByJobSet);
+    Tree& meta = *jobset.Find("metadata");
     meta.Set("name", Tree::String(job.metadata.name, job.positions.Find("metadata.name")));
-    meta.Set("namespace", Tree::String(job.metadata.namespace_, job.positions.Find("metadata.namespace")));
     MergeStringMap(meta, "labels", info.labels, kByJobSet);
     MergeStringMap(meta, "annotations", info.annotations, kByJobSet);
-    Tree owner = Tree::Map(kByJobSet);
-    owner.Set("apiVersion", Tree::String(kTrainerApiVersion, kByJobSet));
-    owner.Set("kind", Tree::String(kTrainJobKind, kByJobSet));
-    owner.Set("name", Tree::String(job.metadata.name, job.positions.Find("metadata.name")));
-    owner.Set("uid", Tree::String(job.metadata.uid, job.positions.Find("metadata.uid")));
-    owner.Set("controller", Tree::Bool(true, kByJobSet));
-    owner.Set("blockOwnerDeletion", Tree::Bool(true, kByJobSet));
-    meta.Set("ownerReferences", Tree::List(kByJobSet)).Append(std::move(owner));
     jobset.Set("spec", std::move(spec));
     return jobset;
   }

@@ -102,6 +102,35 @@ int NumGPUPerNode(const Tree* resources) {
   return gpus;
 }
 
+std::optional<Tree> ExtractResourcePerNodeFromRuntime(const Info& info) {
+  const Tree* rjobs = info.template_spec.obj_apply.Find("replicatedJobs");
+  if (rjobs == nullptr || !rjobs->IsList()) return std::nullopt;
+  for (const Tree& rjob : rjobs->items()) {
+    const std::string* name = rjob.FindString("name");
+    const Tree* job_template = rjob.Find("template");
+    if (job_template == nullptr) continue;
+    const Tree* meta = job_template->Find("metadata");
+    const Tree* labels = meta ? meta->Find("labels") : nullptr;
+    const std::string* ancestor = labels && labels->IsMap() ? labels->FindString(kLabelTrainJobAncestor) : nullptr;
+    if (!((name && *name == kNode) || (ancestor && *ancestor == kAncestorTrainer))) continue;
+    const Tree* pod_spec = job_template->Find("spec");
+    for (const char* key : {"template", "spec"}) pod_spec = pod_spec ? pod_spec->Find(key) : nullptr;
+    if (pod_spec == nullptr) continue;
+    for (const Tree& c : ListOrEmpty(*pod_spec, "containers")) {
+      const std::string* cname = c.FindString("name");
+      const Tree* resources = c.Find("resources");
+      if (!cname || *cname != kNode || resources == nullptr || !resources->IsMap()) continue;
+      Tree out = Tree::Map(resources->origin());
+      for (const char* field : {"limits", "requests"}) {
+        const Tree* list = resources->Find(field);
+        out.Set(field, list && list->IsMap() ? *list : Tree::Map(resources->origin()));
+      }
+      return out;
+    }
+  }
+  return std::nullopt;
+}
+
 ResourceList PodRequests(const Tree& pod_spec) {
   ResourceList requests;
   for (const Tree& c : ListOrEmpty(pod_spec, "containers")) AddAll(requests, Requests(c));

@@ -102,8 +102,14 @@ struct Info {
 };
 
 // GetNumGPUPerNode: the count of the first resource whose name contains "gpu", requests before
-// limits.
+// limits. `resources` is a ResourceRequirements tree (limits, requests).
 int NumGPUPerNode(const Tree* resources);
+
+// ExtractResourcePerNodeFromRuntime: the resources of the `node` container of the first
+// replicatedJob that is named `node` or labelled with the trainer ancestor and whose `node`
+// container sets resources; a tree with `limits` and `requests` maps (possibly empty). nullopt
+// when no such container exists.
+std::optional<Tree> ExtractResourcePerNodeFromRuntime(const Info& info);
 
 // resourcehelpers.PodRequests for a pod spec tree (containers summed, init containers by max,
 // restartable init containers as sidecars, overhead added).

@@ -54,10 +54,16 @@ std::size_t FindInvalidUtf8(std::string_view s) {
     auto c = static_cast<unsigned char>(s[i]);
     std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
     if (len == 0 || i + len > s.size()) return i;
+    char32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
     for (std::size_t k = 1; k < len; ++k) {
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return i;
+      auto cont = static_cast<unsigned char>(s[i + k]);
+      if ((cont & 0xC0) != 0x80) return i;
+      cp = (cp << 6) | (cont & 0x3F);
     }
-    if (len == 2 && c < 0xC2) return i;  // overlong
+    static constexpr char32_t kMinForLength[] = {0, 0, 0x80, 0x800, 0x10000};
+    bool overlong = cp < kMinForLength[len];
+    bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
+    if (overlong || surrogate || cp > 0x10FFFF) return i;
     i += len;
   }
   return std::string_view::npos;
@@ -110,14 +116,16 @@ class TreeBuilder : public YAML::EventHandler {
     }
   }
 
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
+    CheckCollectionTag(mark, tag, "tag:yaml.org,2002:seq");
     Push(Tree::List(At(mark)), anchor, mark);
   }
   void OnSequenceEnd() override { Pop(); }
 
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value) override {
+    CheckCollectionTag(mark, tag, "tag:yaml.org,2002:map");
     Push(Tree::Map(At(mark)), anchor, mark);
   }
   void OnMapEnd() override { Pop(); }
@@ -141,6 +149,11 @@ class TreeBuilder : public YAML::EventHandler {
   }
   [[noreturn]] void Fail(const Origin& origin, std::string message) const {
     throw Error(Diagnostic{origin, "", "", std::move(message)});
+  }
+
+  // Collections carry "?" without an explicit tag; the only explicit tag accepted is their own.
+  void CheckCollectionTag(const YAML::Mark& mark, const std::string& tag, std::string_view own) const {
+    if (tag != "?" && tag != "!" && !tag.empty() && tag != own) Fail(mark, fmt::format("unsupported tag \"{}\"", tag));
   }
 
   static std::size_t CountNodes(const Tree& t) {
@@ -177,16 +190,13 @@ class TreeBuilder : public YAML::EventHandler {
     }
     if (!top.has_key) {
       if (!value.IsScalar()) Fail(value.origin(), "mapping keys must be scalars");
-      const Tree* existing = top.value.Find(value.text());
-      if (existing != nullptr) {
-        for (std::size_t i = 0; i < top.value.size(); ++i) {
-          if (top.value.KeyAt(i) == value.text()) {
-            Fail(value.origin(), fmt::format("duplicate key \"{}\" (first at line {})", value.text(),
-                                             top.value.KeyOriginAt(i).line));
-          }
+      std::string key = value.IsNull() ? std::string("null") : value.text();
+      for (std::size_t i = 0; i < top.value.size(); ++i) {
+        if (top.value.KeyAt(i) == key) {
+          Fail(value.origin(), fmt::format("duplicate key \"{}\" (first at line {})", key, top.value.KeyOriginAt(i).line));
         }
       }
-      top.key = value.IsNull() ? std::string("null") : value.text();
+      top.key = std::move(key);
       top.key_origin = value.origin();
       top.has_key = true;
       return;

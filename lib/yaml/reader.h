@@ -12,7 +12,7 @@ namespace trainer {
 
 // Bounds that keep hostile input from exhausting time or memory; documented in trainer(1).
 struct ReadLimits {
-  std::size_t max_depth = 512;                 // nesting of maps and lists
+  std::size_t max_depth = 256;                 // nesting of maps and lists (yaml-cpp stops at 500)
   std::size_t max_alias_nodes = 1'000'000;     // values copied through aliases, per stream
   std::size_t max_bytes = 256u * 1024 * 1024;  // size of one stream
 };

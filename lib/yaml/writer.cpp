@@ -56,9 +56,7 @@ bool IsGoInt(std::string_view s) {
 
 bool IsGoFloat(std::string_view s) {
   if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
-  std::string lower;
-  for (char c : s) lower.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c));
-  if (lower == "inf" || lower == "infinity" || lower == "nan") return true;
+  // go-yaml only tries floats that look like YAML floats: no inf/nan words, no hex.
   std::size_t i = 0, digits = 0;
   while (i < s.size() && IsDigit(static_cast<unsigned char>(s[i]))) ++i, ++digits;
   if (i < s.size() && s[i] == '.') {
@@ -85,9 +83,10 @@ bool IsBase60(std::string_view s) {
   bool any = false;
   while (i < s.size() && s[i] == ':') {
     ++i;
+    // each sexagesimal digit group is [0-5]?[0-9]
     std::size_t d = 0;
     while (i < s.size() && IsDigit(static_cast<unsigned char>(s[i]))) ++i, ++d;
-    if (d == 0 || d > 2) return false;
+    if (d == 0 || d > 2 || (d == 2 && s[i - 2] > '5')) return false;
     any = true;
   }
   if (!any) return false;
@@ -98,12 +97,36 @@ bool IsBase60(std::string_view s) {
   return i == s.size();
 }
 
+// The layouts go-yaml v2 reads as timestamps: 2006-1-2, optionally followed by "T", "t" or " "
+// and 15:4:5, fractional seconds, and a zone (Z or +07:00) after the T form.
+bool IsTimestamp(std::string_view s) {
+  std::size_t i = 0;
+  auto digits = [&](std::size_t min, std::size_t max) {
+    std::size_t n = 0;
+    while (i < s.size() && IsDigit(static_cast<unsigned char>(s[i])) && n < max) ++i, ++n;
+    return n >= min;
+  };
+  auto expect = [&](char c) { return i < s.size() && s[i] == c ? (++i, true) : false; };
+  if (!(digits(4, 4) && expect('-') && digits(1, 2) && expect('-') && digits(1, 2))) return false;
+  if (i == s.size()) return true;
+  char sep = s[i];
+  if (sep != 'T' && sep != 't' && sep != ' ') return false;
+  ++i;
+  if (!(digits(1, 2) && expect(':') && digits(1, 2) && expect(':') && digits(1, 2))) return false;
+  if (expect('.') && !digits(1, 9)) return false;
+  if (i == s.size()) return true;
+  if (sep == ' ') return false;
+  if (expect('Z')) return i == s.size();
+  if (!(expect('+') || expect('-'))) return false;
+  return digits(2, 2) && expect(':') && digits(2, 2) && i == s.size();
+}
+
 bool ReadsAsNonString(std::string_view s) {
   static constexpr std::string_view kWords[] = {
       "", "~", "null", "Null", "NULL", "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
       "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF",
       ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN",
-      ".NAN", "<<"};
+      ".NAN"};
   for (auto w : kWords) {
     if (s == w) return true;
   }
@@ -113,7 +136,7 @@ bool ReadsAsNonString(std::string_view s) {
   for (char c : s) {
     if (c != '_') plain.push_back(c);
   }
-  return IsGoInt(plain) || IsGoFloat(plain) || IsBase60(s);
+  return IsGoInt(plain) || IsGoFloat(plain) || IsBase60(s) || IsTimestamp(s);
 }
 
 // ---- Which styles libyaml's emitter allows for a scalar (block context) ------------------------
@@ -126,7 +149,7 @@ struct ScalarStyles {
 
 bool IsPrintable(char32_t c) {
   return c == 0x0A || (c >= 0x20 && c <= 0x7E) || c == 0x85 || (c >= 0xA0 && c <= 0xD7FF) ||
-         (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF) || (c >= 0x10000 && c <= 0x10FFFF);
+         (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF);  // libyaml escapes everything beyond U+FFFF
 }
 
 ScalarStyles AnalyzeScalar(std::string_view text) {
@@ -203,6 +226,11 @@ void WriteDoubleQuoted(std::string_view s, std::string& out) {
       case '\t': out += "\\t"; continue;
       case '\r': out += "\\r"; continue;
       case 0: out += "\\0"; continue;
+      case 0x07: out += "\\a"; continue;
+      case 0x08: out += "\\b"; continue;
+      case 0x0B: out += "\\v"; continue;
+      case 0x0C: out += "\\f"; continue;
+      case 0x1B: out += "\\e"; continue;
       default: break;
     }
     if (IsPrintable(c) && c != 0x85) {
@@ -326,24 +354,31 @@ void WriteMapEntries(const Tree& t, int indent, std::string& out, bool first_inl
   }
 }
 
+// Writes the items of a non-empty list at `indent`; the first dash is written without indentation
+// when `first_inline` (after another "- ").
+void WriteListItems(const Tree& t, int indent, std::string& out, bool first_inline) {
+  bool first = true;
+  for (const Tree& item : t.items()) {
+    if (!(first && first_inline)) Indent(out, indent);
+    first = false;
+    out += "- ";
+    if (item.IsMap() && !item.items().empty()) {
+      WriteMapEntries(item, indent + 2, out, true);
+    } else if (item.IsList() && !item.items().empty()) {
+      WriteListItems(item, indent + 2, out, true);
+    } else {
+      WriteInline(item, indent + 2, out);
+    }
+  }
+}
+
 void WriteBlock(const Tree& t, int indent, std::string& out) {
   if (t.IsMap() && !t.items().empty()) {
     WriteMapEntries(t, indent, out, false);
     return;
   }
   if (t.IsList() && !t.items().empty()) {
-    for (const Tree& item : t.items()) {
-      Indent(out, indent);
-      out += "- ";
-      if (item.IsMap() && !item.items().empty()) {
-        WriteMapEntries(item, indent + 2, out, true);
-      } else if (item.IsList() && !item.items().empty()) {
-        out.push_back('\n');
-        WriteBlock(item, indent + 2, out);
-      } else {
-        WriteInline(item, indent + 2, out);
-      }
-    }
+    WriteListItems(t, indent, out, false);
     return;
   }
   WriteInline(t, indent, out);
@@ -360,6 +395,8 @@ void WriteJsonString(std::string_view s, std::string& out) {
       case '\n': out += "\\n"; continue;
       case '\r': out += "\\r"; continue;
       case '\t': out += "\\t"; continue;
+      case '\b': out += "\\b"; continue;
+      case '\f': out += "\\f"; continue;
       default: break;
     }
     if (c < 0x20 || c == '<' || c == '>' || c == '&') {

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -22,6 +23,8 @@ struct RenderFlags {
   std::vector<std::string> show_only;
   std::string output_dir;
   bool legacy = false;
+  bool generate_ssh_keys = false;
+  std::string flux_templates;
 };
 
 // Writes every file under `dir`, each first to a temporary name and then renamed into place.
@@ -57,6 +60,9 @@ int RunRender(const RenderFlags& flags) {
   request.load.runtime_paths = flags.runtimes;
   request.load.default_namespace = flags.namespace_;
   request.render.legacy_image = flags.legacy;
+  request.render.generate_ssh_keys = flags.generate_ssh_keys;
+  request.render.flux_templates_dir = flags.flux_templates;
+  if (const char* order = std::getenv("TRAINER_PLUGIN_ORDER")) request.render.plugin_order = order;
   request.format = flags.output == "json" ? RenderRequest::Format::kJson : RenderRequest::Format::kYaml;
   request.show_only = flags.show_only;
   auto fs = NewRealFileSystem();
@@ -96,6 +102,13 @@ Run SetupRender(CLI::App& command) {
   command.add_flag("--legacy", flags->legacy,
                    "Use the controller's old image behaviour: the TrainJob image on every trainer-ancestor node "
                    "container, set by the JobSet builder");
+  command.add_flag("--generate-ssh-keys", flags->generate_ssh_keys,
+                   "MPI: put a fresh ECDSA P-521 key pair in the SSH auth Secret instead of fixed placeholder data");
+  command.add_option("--flux-templates", flags->flux_templates,
+                     "Flux: render the entrypoint scripts from upstream's templates (broker.toml, entrypoint.sh, "
+                     "init.sh) in DIR")
+      ->type_name("DIR")
+      ->check(CLI::ExistingDirectory);
   return [flags] { return RunRender(*flags); };
 }
 

@@ -4,9 +4,18 @@
 
 namespace trainer::testing {
 
-// Runs build/trainer on one case folder (input.yaml, args, current.yaml, legacy.yaml or error) and
-// compares its output byte for byte; prints a unified diff on mismatch. With
-// TRAINER_UPDATE_GOLDEN=1 it rewrites the expected files instead. Returns the process exit code.
-int RunGoldenCase(const std::string& case_dir);
+// The exit code of a golden case that is skipped (ctest's SKIP_RETURN_CODE).
+inline constexpr int kSkipped = 77;
+
+// Runs build/trainer on one case folder and compares its output byte for byte, printing a unified
+// diff on mismatch; with TRAINER_UPDATE_GOLDEN=1 it rewrites the expected files instead. A case
+// holds `input.yaml` and/or `args` (extra arguments, paths relative to the repository root), and
+// `current.yaml` + `legacy.yaml`, or `error` (text stderr must contain; stdout must stay empty).
+// Cases whose args name files under ../shared are skipped when ../shared is absent.
+//
+// `plugin_order` ("" or a TRAINER_PLUGIN_ORDER value) reruns the case with the plugins in another
+// order: the output must not change, unless the case has a file `order-dependent` explaining why
+// it does, and then it must change (so the note stays true).
+int RunGoldenCase(const std::string& case_dir, const std::string& plugin_order);
 
 }  // namespace trainer::testing

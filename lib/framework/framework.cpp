@@ -1,11 +1,36 @@
 #include "framework/framework.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+
 #include "plugins/registry.h"
 
 namespace trainer {
 
+namespace {
+
+std::vector<PluginEntry> Ordered(const std::string& order) {
+  auto registry = PluginRegistry();
+  std::vector<PluginEntry> entries(registry.begin(), registry.end());
+  if (order.empty()) return entries;
+  if (order == "reversed") {
+    std::reverse(entries.begin(), entries.end());
+    return entries;
+  }
+  if (order.rfind("rotated:", 0) == 0) {
+    std::size_t n = std::stoul(order.substr(8)) % entries.size();
+    std::rotate(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(n), entries.end());
+    return entries;
+  }
+  throw Error(fmt::format("unknown plugin order \"{}\": expected reversed or rotated:N", order));
+}
+
+}  // namespace
+
 Framework::Framework(const RenderOptions& options) {
-  for (const PluginEntry& entry : PluginRegistry()) {
+  for (const PluginEntry& entry : Ordered(options.plugin_order)) {
     plugins_.push_back(entry.factory(options));
     Plugin* p = plugins_.back().get();
     if (auto* x = dynamic_cast<EnforceMLPolicyPlugin*>(p)) enforce_ml_.push_back(x);

@@ -6,6 +6,7 @@
 // Plugins report problems by throwing Error; Validate collects into Diagnostics instead.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +21,15 @@ struct RenderOptions {
   // The JobSet builder sets the TrainJob image on every trainer-ancestor `node` container, as the
   // controller did before the MLPolicy plugins took it over (docs: image-behaviour-change).
   bool legacy_image = false;
+  // MPI: a fresh ECDSA P-521 key pair in the SSH auth Secret instead of the fixed placeholder.
+  bool generate_ssh_keys = false;
+  // Flux: a directory holding upstream's broker.toml, entrypoint.sh and init.sh templates, to
+  // render the entrypoint ConfigMap's scripts in full; empty for the values-only ConfigMap.
+  std::string flux_templates_dir;
+  // The order plugins run in within an extension point: "" for the registry order, "reversed", or
+  // "rotated:N" (the registry order starting at entry N). Upstream's order is random; this lets
+  // tests find outputs that depend on it.
+  std::string plugin_order;
 };
 
 class Plugin {

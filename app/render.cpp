@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <string>
+#include <unistd.h>
 
 #include "app/commands.h"
 #include "render/render.h"
@@ -112,10 +114,32 @@ Run SetupRender(CLI::App& command) {
   return [flags] { return RunRender(*flags); };
 }
 
+namespace {
+
+// On a terminal, the source line a diagnostic points at and a caret under its column.
+void PrintSourceLine(const std::string& location) {
+  auto col_sep = location.rfind(':');
+  auto line_sep = col_sep == std::string::npos || col_sep == 0 ? std::string::npos : location.rfind(':', col_sep - 1);
+  if (line_sep == std::string::npos) return;
+  std::string file = location.substr(0, line_sep);
+  std::size_t line = std::strtoul(location.c_str() + line_sep + 1, nullptr, 10);
+  std::size_t column = std::strtoul(location.c_str() + col_sep + 1, nullptr, 10);
+  std::ifstream in(file);
+  std::string text;
+  for (std::size_t i = 0; i < line && std::getline(in, text); ++i) {
+  }
+  if (!in || line == 0 || column == 0 || column > text.size() + 1) return;
+  std::cerr << "  " << text << "\n  " << std::string(column - 1, ' ') << "^\n";
+}
+
+}  // namespace
+
 void PrintError(const std::exception& e) {
   if (const auto* error = dynamic_cast<const Error*>(&e)) {
+    bool terminal = isatty(STDERR_FILENO) != 0;
     for (const Diagnostic& d : error->diagnostics()) {
       std::cerr << (d.HasLocation() ? "" : "trainer: error: ") << d.Format() << '\n';
+      if (terminal && !d.location.empty()) PrintSourceLine(d.location);
     }
     return;
   }

@@ -42,7 +42,7 @@ Framework::Framework(const RenderOptions& options) {
   }
 }
 
-void Framework::RunEnforceMLPolicyPlugins(Info& info, const TrainJob& job) {
+void Framework::RunEnforceMLPolicyPlugins(Info& info, TrainJob& job) {
   for (auto* p : enforce_ml_) p->EnforceMLPolicy(info, job);
 }
 

@@ -14,7 +14,7 @@ class Framework {
  public:
   explicit Framework(const RenderOptions& options);
 
-  void RunEnforceMLPolicyPlugins(Info& info, const TrainJob& job);
+  void RunEnforceMLPolicyPlugins(Info& info, TrainJob& job);
   void RunEnforcePodGroupPolicyPlugins(Info& info, const TrainJob& job);
   void RunEnforcePodSpecPlugins(Info& info, const TrainJob& job);
   void RunPreComponentBuilderPlugins(Info& info, const TrainJob& job);

@@ -38,10 +38,12 @@ class Plugin {
   virtual std::string_view Name() const = 0;
 };
 
-// Sets the ML framework parameters of the runtime's mlPolicy on the Info.
+// Sets the ML framework parameters of the runtime's mlPolicy on the Info. Like upstream, a plugin
+// may also change the TrainJob's trainer command and args, which the JobSet builder then applies;
+// the pipeline hands plugins its own working copy of the TrainJob.
 class EnforceMLPolicyPlugin : public virtual Plugin {
  public:
-  virtual void EnforceMLPolicy(Info& info, const TrainJob& job) = 0;
+  virtual void EnforceMLPolicy(Info& info, TrainJob& job) = 0;
 };
 
 // Sets gang-scheduling parameters; runs after every EnforceMLPolicy, which may change counts.

@@ -164,7 +164,9 @@ class JobSet : public PreComponentBuilderPlugin, public ComponentBuilderPlugin, 
     } else {
       spec.Erase("suspend");
     }
-    objects.push_back(MakeJobSet(info, job, std::move(spec)));
+    // A copy: builders that run later read the same (now complete) spec from the Info, as upstream's
+    // share its apply configuration.
+    objects.push_back(MakeJobSet(info, job, spec));
   }
 
   void Validate(const Info* info, const TrainJob*, const TrainJob& job, Diagnostics& errors) override {

@@ -20,7 +20,7 @@ class PlainML : public EnforceMLPolicyPlugin {
 
   std::string_view Name() const override { return "PlainML"; }
 
-  void EnforceMLPolicy(Info& info, const TrainJob& job) override {
+  void EnforceMLPolicy(Info& info, TrainJob& job) override {
     if (const MLPolicy* ml = info.runtime_policy.ml_policy; ml && (ml->torch || ml->mpi || ml->jax)) return;
     const auto& trainer = job.spec.trainer;
     if (trainer && trainer->num_nodes) {

@@ -6,8 +6,13 @@
 // last among the builders' peers, and the render output lists the JobSet first regardless.
 #include "plugins/registry.h"
 
+#include "plugins/flux.h"
+#include "plugins/jax.h"
 #include "plugins/jobset.h"
+#include "plugins/mpi.h"
 #include "plugins/plainml.h"
+#include "plugins/torch.h"
+#include "plugins/xgboost.h"
 
 namespace trainer {
 
@@ -15,6 +20,11 @@ namespace {
 
 constexpr PluginEntry kRegistry[] = {
     {"PlainML", plugins::NewPlainML},
+    {"Torch", plugins::NewTorch},
+    {"JAX", plugins::NewJAX},
+    {"XGBoost", plugins::NewXGBoost},
+    {"MPI", plugins::NewMPI},
+    {"Flux", plugins::NewFlux},
     {"JobSet", plugins::NewJobSet},
 };
 

@@ -178,11 +178,14 @@ std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Fr
     Diagnostics admission;
     framework.RunCustomValidationPlugins(&info, nullptr, job, admission);
     admission.Checkpoint();
-    framework.RunEnforceMLPolicyPlugins(info, job);
-    framework.RunEnforcePodGroupPolicyPlugins(info, job);
-    framework.RunEnforcePodSpecPlugins(info, job);
-    framework.RunPreComponentBuilderPlugins(info, job);
-    std::vector<Tree> objects = framework.RunComponentBuilderPlugins(info, job);
+    // Plugins may change the TrainJob's trainer command and args, as upstream's do; they get a
+    // working copy so that the caller's TrainJob renders the same every time.
+    TrainJob working = job;
+    framework.RunEnforceMLPolicyPlugins(info, working);
+    framework.RunEnforcePodGroupPolicyPlugins(info, working);
+    framework.RunEnforcePodSpecPlugins(info, working);
+    framework.RunPreComponentBuilderPlugins(info, working);
+    std::vector<Tree> objects = framework.RunComponentBuilderPlugins(info, working);
     std::stable_partition(objects.begin(), objects.end(), [](const Tree& o) {
       const std::string* kind = o.FindString("kind");
       return kind && *kind == "JobSet";

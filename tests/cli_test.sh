@@ -53,6 +53,13 @@ check "a failed run writes no files" test ! -e "$tmp/dir2"
 run render examples/quickstart.yaml -o json
 check "-o json prints a v1 List" grep -q '"kind": "List"' "$tmp/out"
 
+run render testdata/40-mpi-launcher-and-nodes/input.yaml -s Secret --generate-ssh-keys
+key=$(grep 'ssh-privatekey:' "$tmp/out" | head -n 1 | awk '{print $2}' | base64 -d 2>/dev/null)
+check "--generate-ssh-keys writes a real EC private key" grep -q 'BEGIN EC PRIVATE KEY' <<<"$key"
+check "--generate-ssh-keys drops the placeholder annotation" test -z "$(grep placeholder "$tmp/out")"
+run render testdata/40-mpi-launcher-and-nodes/input.yaml -s Secret
+check "without --generate-ssh-keys the Secret is a marked placeholder" grep -q 'trainer-render.local/placeholder' "$tmp/out"
+
 for option in $("$trainer" render --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
   [[ $option == --help ]] && continue
   check "man page documents render $option" grep -q -- "${option//-/\\\\-}" man/trainer.1

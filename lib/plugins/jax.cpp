@@ -17,7 +17,6 @@ namespace trainer::plugins {
 namespace {
 
 constexpr const char* kName = "JAX";
-constexpr std::int32_t kContainerTrainerPort = 29500;
 
 const Origin kByJAX = Origin::Plugin(kName);
 

@@ -17,6 +17,7 @@
 #include "k8s/apply.h"
 #include "plugins/torchtune.h"
 #include "runtime/image.h"
+#include "util/go_format.h"
 
 namespace trainer::plugins {
 
@@ -35,34 +36,10 @@ constexpr std::array<std::string_view, 5> kReservedEnvNames = {kEnvMasterAddr, k
 
 const Origin kByTorch = Origin::Plugin(kName);
 
-// Go's %q for the names in messages: quoted, with quotes, backslashes and ASCII control bytes
-// escaped as Go escapes them (non-ASCII text is kept as it is).
-std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\a': out += "\\a"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\v': out += "\\v"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-          out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
-        else
-          out += c;
-    }
-  }
-  return out + "\"";
-}
 
 std::string TargetNotFound(const EnvInjectionTarget& target, const std::string& container) {
-  return fmt::format("envInjection target podSet {} container {} not found in runtime template", Quote(target.job_name),
-                     Quote(container));
+  return fmt::format("envInjection target podSet {} container {} not found in runtime template", GoQuote(target.job_name),
+                     GoQuote(container));
 }
 
 // Info::FindContainerByPodSetName for a const Info: regular containers before init containers.

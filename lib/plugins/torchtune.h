@@ -25,7 +25,6 @@ struct ProcsPerNode {
   std::string String() const { return count ? std::to_string(*count) : "auto"; }
 };
 
-inline constexpr std::int32_t kContainerTrainerPort = 29500;
 
 // `tune run`: the command that selects the torchtune path.
 bool IsTorchTuneEntrypoint(const std::optional<std::vector<std::string>>& command);

@@ -22,7 +22,6 @@ namespace trainer::plugins {
 namespace {
 
 constexpr const char* kName = "XGBoost";
-constexpr std::int32_t kContainerTrainerPort = 29500;
 constexpr const char* kEnvTrackerURI = "DMLC_TRACKER_URI";
 constexpr const char* kEnvTrackerPort = "DMLC_TRACKER_PORT";
 constexpr const char* kEnvTaskID = "DMLC_TASK_ID";

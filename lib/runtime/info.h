@@ -24,6 +24,8 @@ inline constexpr const char* kModelInitializer = "model-initializer";
 inline constexpr const char* kNode = "node";
 inline constexpr const char* kLauncher = "launcher";
 inline constexpr std::int32_t kDefaultJobReplicas = 1;
+// The port the frameworks' rendezvous and trackers listen on.
+inline constexpr std::int32_t kContainerTrainerPort = 29500;
 
 using ResourceList = std::map<std::string, Quantity>;
 

@@ -13,12 +13,6 @@ namespace trainer {
 
 namespace {
 
-struct Rendered {
-  const TrainJob* job;
-  const Runtime* runtime;
-  Tree object;
-};
-
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
@@ -45,12 +39,6 @@ bool Selected(const Tree& object, const std::vector<std::string>& show_only, std
   return any;
 }
 
-std::string SourceComment(const Rendered& r) {
-  return fmt::format("# Source: {}: {} {}/{} -> {}/{}\n", r.job->origin.file ? *r.job->origin.file : "<unknown>",
-                     kTrainJobKind, r.job->metadata.namespace_, r.job->metadata.name, r.runtime->kind,
-                     r.runtime->metadata.name);
-}
-
 std::string FileName(const Tree& object) {
   std::string api_version = Field(object, "apiVersion");
   auto slash = api_version.find('/');
@@ -63,20 +51,31 @@ std::string FileName(const Tree& object) {
 
 }  // namespace
 
-RenderResult Render(const RenderRequest& request, FileSystem& fs) {
-  Inputs inputs = Load(request.load, fs);
-  Framework framework(request.render);
-  std::vector<Rendered> rendered;
+std::string SourceComment(const TrainJob& job, const Runtime& runtime) {
+  return fmt::format("# Source: {}: {} {}/{} -> {}/{}\n", job.origin.file ? *job.origin.file : "<unknown>", kTrainJobKind,
+                     job.metadata.namespace_, job.metadata.name, runtime.kind, runtime.metadata.name);
+}
+
+std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options) {
+  Framework framework(options);
+  std::vector<RenderedJob> rendered;
   std::vector<Diagnostic> errors;
   for (const TrainJob& job : inputs.jobs) {
     try {
       const Runtime& runtime = inputs.Resolve(job);
-      for (Tree& object : RenderTrainJob(job, runtime, framework)) rendered.push_back({&job, &runtime, std::move(object)});
+      rendered.push_back({&job, &runtime, RenderTrainJob(job, runtime, framework)});
     } catch (const Error& e) {
       errors.insert(errors.end(), e.diagnostics().begin(), e.diagnostics().end());
     }
   }
   if (!errors.empty()) throw Error(std::move(errors));
+  return rendered;
+}
+
+RenderResult Render(const RenderRequest& request, FileSystem& fs) {
+  Inputs inputs = Load(request.load, fs);
+  std::vector<RenderedJob> rendered = RenderJobs(inputs, request.render);
+  std::vector<Diagnostic> errors;
 
   RenderResult result;
   result.notices = std::move(inputs.notices);
@@ -86,15 +85,17 @@ RenderResult Render(const RenderRequest& request, FileSystem& fs) {
   list.Set("kind", Tree::String("List"));
   list.Child("metadata").Set("resourceVersion", Tree::String(""));
   Tree& items = list.Set("items", Tree::List());
-  for (Rendered& r : rendered) {
-    if (!Selected(r.object, request.show_only, used)) continue;
-    std::string yaml = "---\n" + SourceComment(r);
-    WriteYaml(r.object, yaml);
-    result.files.push_back({FileName(r.object), yaml});
-    if (request.format == RenderRequest::Format::kYaml) {
-      result.output += yaml;
-    } else {
-      items.Append(std::move(r.object));
+  for (RenderedJob& r : rendered) {
+    for (Tree& object : r.objects) {
+      if (!Selected(object, request.show_only, used)) continue;
+      std::string yaml = "---\n" + SourceComment(*r.job, *r.runtime);
+      WriteYaml(object, yaml);
+      result.files.push_back({FileName(object), yaml});
+      if (request.format == RenderRequest::Format::kYaml) {
+        result.output += yaml;
+      } else {
+        items.Append(std::move(object));
+      }
     }
   }
   for (std::size_t i = 0; i < used.size(); ++i) {

@@ -30,6 +30,20 @@ struct RenderResult {
   std::vector<std::string> notices; // for stderr
 };
 
+// The objects of one TrainJob, the JobSet first.
+struct RenderedJob {
+  const TrainJob* job;
+  const Runtime* runtime;
+  std::vector<Tree> objects;
+};
+
+// Renders every TrainJob of `inputs` (which must outlive the result: origins point into it). All
+// or nothing: throws Error holding every problem of every TrainJob.
+std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options);
+
+// "# Source: <file>: TrainJob <ns>/<name> -> <RuntimeKind>/<name>\n", the comment before each object.
+std::string SourceComment(const TrainJob& job, const Runtime& runtime);
+
 // Loads, renders every TrainJob, and formats the result. All or nothing: throws Error holding
 // every problem of every TrainJob.
 RenderResult Render(const RenderRequest& request, FileSystem& fs);

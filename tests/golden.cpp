@@ -138,4 +138,43 @@ int RunGoldenCase(const std::string& case_dir, const std::string& plugin_order) 
   return failures == 0 ? 0 : 1;
 }
 
+int RunCommandCase(const std::string& case_dir) {
+  fs::path dir(case_dir);
+  std::vector<std::string> args;
+  std::istringstream in(ReadAll(dir / "cmd"));
+  for (std::string a; in >> a;) {
+    if (a.rfind("../shared/", 0) == 0 && !fs::exists(a)) {
+      std::cout << "skipped: " << a << " is absent (../shared is not beside this checkout)\n";
+      return kSkipped;
+    }
+    args.push_back(a);
+  }
+  Run run = RunTrainer(args, "");
+  bool update = std::getenv("TRAINER_UPDATE_GOLDEN") != nullptr && std::string(std::getenv("TRAINER_UPDATE_GOLDEN")) == "1";
+  if (update) {
+    std::ofstream(dir / "stdout", std::ios::binary) << run.out;
+    std::ofstream(dir / "exit", std::ios::binary) << run.exit_code << "\n";
+    return 0;
+  }
+  int failures = 0;
+  int want_exit = fs::exists(dir / "exit") ? std::stoi(ReadAll(dir / "exit")) : 0;
+  if (run.exit_code != want_exit) {
+    std::cout << "expected exit code " << want_exit << ", got " << run.exit_code << "\nstderr:\n" << run.err;
+    ++failures;
+  }
+  std::string expected = ReadAll(dir / "stdout");
+  if (expected != run.out) {
+    PrintDiff((dir / "stdout").string(), expected, run.out);
+    ++failures;
+  }
+  if (fs::exists(dir / "stderr")) {
+    std::string want = Trim(ReadAll(dir / "stderr"));
+    if (run.err.find(want) == std::string::npos) {
+      std::cout << "stderr does not contain the expected text\n  expected: " << want << "\n  stderr:   " << run.err;
+      ++failures;
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
+
 }  // namespace trainer::testing

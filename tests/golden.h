@@ -18,4 +18,11 @@ inline constexpr int kSkipped = 77;
 // it does, and then it must change (so the note stays true).
 int RunGoldenCase(const std::string& case_dir, const std::string& plugin_order);
 
+// Runs one command case: a folder under tests/cases/ holding `cmd` (the arguments after `trainer`,
+// whitespace-separated, paths relative to the repository root), `stdout` (the expected standard
+// output, byte for byte), optionally `stderr` (text standard error must contain) and `exit` (the
+// expected exit code, 0 when absent). TRAINER_UPDATE_GOLDEN=1 rewrites `stdout` and `exit`. Cases
+// whose cmd names files under ../shared are skipped when ../shared is absent.
+int RunCommandCase(const std::string& case_dir);
+
 }  // namespace trainer::testing

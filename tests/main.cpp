@@ -7,6 +7,7 @@
 #include "tests/golden.h"
 
 int main(int argc, char** argv) {
+  if (argc == 3 && std::strcmp(argv[1], "command") == 0) return trainer::testing::RunCommandCase(argv[2]);
   // trainer_tests golden CASE_DIR [PLUGIN_ORDER]
   if ((argc == 3 || argc == 4) && std::strcmp(argv[1], "golden") == 0) {
     return trainer::testing::RunGoldenCase(argv[2], argc == 4 ? argv[3] : "");

@@ -26,6 +26,7 @@ struct RenderFlags {
   std::string output_dir;
   bool legacy = false;
   bool generate_ssh_keys = false;
+  bool explain = false;
   std::string flux_templates;
 };
 
@@ -67,6 +68,8 @@ int RunRender(const RenderFlags& flags) {
   if (const char* order = std::getenv("TRAINER_PLUGIN_ORDER")) request.render.plugin_order = order;
   request.format = flags.output == "json" ? RenderRequest::Format::kJson : RenderRequest::Format::kYaml;
   request.show_only = flags.show_only;
+  request.explain = flags.explain;
+  if (flags.explain && request.format == RenderRequest::Format::kJson) throw Error("--explain works with -o yaml only");
   auto fs = NewRealFileSystem();
   RenderResult result = Render(request, *fs);
   for (const auto& notice : result.notices) std::cerr << "trainer: " << notice << '\n';
@@ -104,6 +107,9 @@ Run SetupRender(CLI::App& command) {
   command.add_flag("--legacy", flags->legacy,
                    "Use the controller's old image behaviour: the TrainJob image on every trainer-ancestor node "
                    "container, set by the JobSet builder");
+  command.add_flag("--explain", flags->explain,
+                   "End each value's line with a comment saying where it came from: a line of the TrainJob or runtime, "
+                   "a CRD default, or the plugin that set it");
   command.add_flag("--generate-ssh-keys", flags->generate_ssh_keys,
                    "MPI: put a fresh ECDSA P-521 key pair in the SSH auth Secret instead of fixed placeholder data");
   command.add_option("--flux-templates", flags->flux_templates,

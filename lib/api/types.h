@@ -33,6 +33,11 @@ class FieldPositions {
   void Record(const std::string& path, const Origin& origin) { origins_.emplace(path, origin); }
   // The origin of `path`, or of its nearest recorded ancestor.
   Origin Find(std::string path) const;
+  // Calls visit(path, origin) for every recorded field, in no particular order.
+  template <class Visit>
+  void ForEach(Visit visit) const {
+    for (const auto& [path, origin] : origins_) visit(path, origin);
+  }
 
  private:
   std::unordered_map<std::string, Origin> origins_;

@@ -189,7 +189,7 @@ class Flux : public EnforceMLPolicyPlugin, public ComponentBuilderPlugin, public
       }
     }
     if (!options_.legacy_image)
-      SetTrainJobImage(info.FindContainerByPodSetAncestorContainerName(kAncestorTrainer, kNode), job);
+      SetTrainJobImage(info.FindContainerByPodSetAncestorContainerName(kAncestorTrainer, kNode), job, "Flux");
   }
 
   void Build(Info& info, const TrainJob& job, std::vector<Tree>& objects) override {

@@ -51,7 +51,7 @@ class JAX : public EnforceMLPolicyPlugin, public CustomValidationPlugin {
                                  EnvVarValue("JAX_COORDINATOR_ADDRESS", coordinator, kByJAX),
                              });
     UpsertPorts(node->ports, {ContainerPort(kContainerTrainerPort, kByJAX)});
-    if (!options_.legacy_image) SetTrainJobImage(node, job);
+    if (!options_.legacy_image) SetTrainJobImage(node, job, "JAX");
   }
 
  private:

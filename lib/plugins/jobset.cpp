@@ -208,8 +208,8 @@ class JobSet : public PreComponentBuilderPlugin, public ComponentBuilderPlugin, 
       for (Tree& rjob : ReplicatedJobs(spec)) {
         if (NameOf(rjob) != ps.name) continue;
         Tree& job_spec = rjob.Child("template").Child("spec");
-        job_spec.Set("parallelism", Tree::Int(*ps.count, ps.count_origin));
-        job_spec.Set("completions", Tree::Int(*ps.count, ps.count_origin));
+        job_spec.Set("parallelism", Tree::Int(*ps.count, ps.count_origin.SetBy(kName)));
+        job_spec.Set("completions", Tree::Int(*ps.count, ps.count_origin.SetBy(kName)));
         break;
       }
     }
@@ -228,7 +228,7 @@ class JobSet : public PreComponentBuilderPlugin, public ComponentBuilderPlugin, 
         for (Tree& container : ItemsOf(PodSpec(rjob), "containers")) {
           if (NameOf(container) != kNode || !trainer) continue;
           if (trainer->image && options_.legacy_image) {
-            container.Set("image", Tree::String(*trainer->image, job.positions.Find("spec.trainer.image")));
+            container.Set("image", Tree::String(*trainer->image, job.positions.Find("spec.trainer.image").SetBy(kName)));
           }
           if (trainer->command) SetStringList(container, "command", *trainer->command, job.positions.Find("spec.trainer.command"));
           if (trainer->args) SetStringList(container, "args", *trainer->args, job.positions.Find("spec.trainer.args"));

@@ -187,8 +187,8 @@ class MPI : public EnforceMLPolicyPlugin, public ComponentBuilderPlugin, public 
 
     // The nodes run the TrainJob image too, so that mpirun and its processes match.
     if (!options_.legacy_image) {
-      SetTrainJobImage(info.FindContainerByPodSetName(kLauncher, kNode), job);
-      SetTrainJobImage(info.FindContainerByPodSetName(kNode, kNode), job);
+      SetTrainJobImage(info.FindContainerByPodSetName(kLauncher, kNode), job, "MPI");
+      SetTrainJobImage(info.FindContainerByPodSetName(kNode, kNode), job, "MPI");
     }
   }
 

@@ -33,7 +33,7 @@ class PlainML : public EnforceMLPolicyPlugin {
     Container* node = info.FindContainerByPodSetAncestorContainerName(kAncestorTrainer, kNode);
     if (node == nullptr) return;
     UpsertEnvVars(node->env, EnvVarsApply(trainer->env));
-    if (!options_.legacy_image) SetTrainJobImage(node, job);
+    if (!options_.legacy_image) SetTrainJobImage(node, job, "PlainML");
   }
 
  private:

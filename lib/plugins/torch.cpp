@@ -154,7 +154,7 @@ class Torch : public EnforceMLPolicyPlugin, public CustomValidationPlugin {
         AppendTrainerCommand(job, TorchTuneCommandArgs(info, job, num_nodes, procs, gpus));
       }
       UpsertPorts(node->ports, {ContainerPort(kContainerTrainerPort, kByTorch)});
-      if (!options_.legacy_image) SetTrainJobImage(node, job);
+      if (!options_.legacy_image) SetTrainJobImage(node, job, "Torch");
     }
 
     // Auxiliary containers always get the master address too, torchtune or not.

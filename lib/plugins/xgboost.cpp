@@ -89,7 +89,7 @@ class XGBoost : public EnforceMLPolicyPlugin, public CustomValidationPlugin {
                                  EnvVarValue(kEnvNumWorker, std::to_string(total_workers), kByXGBoost),
                              });
     UpsertPorts(node->ports, {ContainerPort(kContainerTrainerPort, kByXGBoost)});
-    if (!options_.legacy_image) SetTrainJobImage(node, job);
+    if (!options_.legacy_image) SetTrainJobImage(node, job, "XGBoost");
   }
 
  private:

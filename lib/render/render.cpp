@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <memory>
+#include <tuple>
 
 #include "framework/framework.h"
 #include "runtime/pipeline.h"
@@ -56,6 +59,47 @@ std::string SourceComment(const TrainJob& job, const Runtime& runtime) {
                      job.metadata.namespace_, job.metadata.name, runtime.kind, runtime.metadata.name);
 }
 
+Explain OriginExplainer(const Inputs& inputs) {
+  // The objects of each file by the line their document starts on, and the field path of every
+  // decoded TrainJob field by its position.
+  struct Document {
+    std::uint32_t line;
+    std::string kind;
+  };
+  auto documents = std::make_shared<std::map<const std::string*, std::vector<Document>>>();
+  auto fields = std::make_shared<std::map<std::tuple<const std::string*, std::uint32_t, std::uint32_t>, std::string>>();
+  for (const TrainJob& job : inputs.jobs) {
+    (*documents)[job.origin.file].push_back({job.origin.line, kTrainJobKind});
+    job.positions.ForEach([&](const std::string& path, const Origin& o) {
+      auto key = std::make_tuple(o.file, o.line, o.column);
+      auto [it, added] = fields->emplace(key, path);
+      if (!added && path.size() > it->second.size()) it->second = path;  // the deepest field at a key
+    });
+  }
+  for (const Runtime& runtime : inputs.runtimes) (*documents)[runtime.origin.file].push_back({runtime.origin.line, runtime.kind});
+  for (auto& [file, docs] : *documents) {
+    std::sort(docs.begin(), docs.end(), [](const Document& a, const Document& b) { return a.line < b.line; });
+  }
+  return [documents, fields](const Origin& o) -> std::string {
+    switch (o.kind) {
+      case Origin::Kind::kNone: return "";
+      case Origin::Kind::kDefault: return "CRD default";
+      case Origin::Kind::kPlugin: return fmt::format("set by {}", o.by ? o.by : "?");
+      case Origin::Kind::kInput: break;
+    }
+    std::string kind;
+    if (auto it = documents->find(o.file); it != documents->end()) {
+      for (const Document& d : it->second) {
+        if (d.line <= o.line) kind = d.kind;
+      }
+    }
+    std::string text = fmt::format("{}{}:{}", kind.empty() ? "" : kind + " ", o.file ? *o.file : "?", o.line);
+    if (auto it = fields->find(std::make_tuple(o.file, o.line, o.column)); it != fields->end()) text += " " + it->second;
+    if (o.by) text += fmt::format(", set by {}", o.by);
+    return text;
+  };
+}
+
 std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options) {
   Framework framework(options);
   std::vector<RenderedJob> rendered;
@@ -76,6 +120,7 @@ RenderResult Render(const RenderRequest& request, FileSystem& fs) {
   Inputs inputs = Load(request.load, fs);
   std::vector<RenderedJob> rendered = RenderJobs(inputs, request.render);
   std::vector<Diagnostic> errors;
+  Explain explain = request.explain ? OriginExplainer(inputs) : Explain();
 
   RenderResult result;
   result.notices = std::move(inputs.notices);
@@ -89,7 +134,7 @@ RenderResult Render(const RenderRequest& request, FileSystem& fs) {
     for (Tree& object : r.objects) {
       if (!Selected(object, request.show_only, used)) continue;
       std::string yaml = "---\n" + SourceComment(*r.job, *r.runtime);
-      WriteYaml(object, yaml);
+      WriteYaml(object, yaml, request.explain ? &explain : nullptr);
       result.files.push_back({FileName(object), yaml});
       if (request.format == RenderRequest::Format::kYaml) {
         result.output += yaml;

@@ -8,6 +8,7 @@
 
 #include "framework/interface.h"
 #include "input/loader.h"
+#include "yaml/writer.h"
 
 namespace trainer {
 
@@ -17,6 +18,7 @@ struct RenderRequest {
   RenderOptions render;
   Format format = Format::kYaml;
   std::vector<std::string> show_only;  // KIND or KIND/NAME, case-insensitive kinds
+  bool explain = false;                // YAML: a comment on each value saying where it came from
 };
 
 struct RenderedFile {
@@ -43,6 +45,10 @@ std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& o
 
 // "# Source: <file>: TrainJob <ns>/<name> -> <RuntimeKind>/<name>\n", the comment before each object.
 std::string SourceComment(const TrainJob& job, const Runtime& runtime);
+
+// Explains origins in terms of the inputs: "TrainJob job.yaml:14 spec.trainer.image, set by MPI",
+// "ClusterTrainingRuntime rt.yaml:30", "CRD default", "set by JobSet".
+Explain OriginExplainer(const Inputs& inputs);
 
 // Loads, renders every TrainJob, and formats the result. All or nothing: throws Error holding
 // every problem of every TrainJob.

@@ -7,8 +7,8 @@
 
 namespace trainer {
 
-// Sets spec.trainer.image on `container`; a no-op when the container is missing or the TrainJob
-// sets no image.
-void SetTrainJobImage(Container* container, const TrainJob& job);
+// Sets spec.trainer.image on `container`, noting `plugin` as the one that set it; a no-op when the
+// container is missing or the TrainJob sets no image.
+void SetTrainJobImage(Container* container, const TrainJob& job, const char* plugin);
 
 }  // namespace trainer

@@ -11,7 +11,7 @@ std::string Origin::Position() const {
 
 std::string Origin::Describe() const {
   switch (kind) {
-    case Kind::kInput: return Position();
+    case Kind::kInput: return by ? fmt::format("{}, set by {}", Position(), by) : Position();
     case Kind::kDefault: return "CRD default";
     case Kind::kPlugin: return fmt::format("plugin {}", by ? by : "?");
     case Kind::kNone: break;

@@ -29,6 +29,14 @@ struct Origin {
   static Origin Default() { return Origin{Kind::kDefault, 0, 0, nullptr, "CRD default"}; }
   static Origin Plugin(const char* name) { return Origin{Kind::kPlugin, 0, 0, nullptr, name}; }
 
+  // The same origin, noting the plugin that put the value where it is now.
+  Origin SetBy(const char* plugin) const {
+    Origin o = *this;
+    if (o.kind == Kind::kNone) o.kind = Kind::kPlugin;
+    o.by = plugin;
+    return o;
+  }
+
   bool HasPosition() const { return file != nullptr && line != 0; }
   // "file:line:col" for input values, "" otherwise.
   std::string Position() const;

@@ -318,23 +318,38 @@ std::vector<std::size_t> SortedYamlOrder(const Tree& map) {
 }
 
 // Writes a scalar or an empty collection inline, then a newline.
-void WriteInline(const Tree& t, int indent, std::string& out) {
+// Writes a scalar or an empty collection inline, then the explanation of its origin, if any, and a
+// newline. A literal block carries its explanation on its header line.
+void WriteInline(const Tree& t, int indent, std::string& out, const Explain* explain) {
+  std::string comment = explain ? (*explain)(t.origin()) : std::string();
+  if (!comment.empty()) comment = "  # " + comment;
   switch (t.type()) {
-    case Tree::Type::kNull: out += "null\n"; return;
+    case Tree::Type::kNull: out += "null"; break;
     case Tree::Type::kBool:
     case Tree::Type::kInt:
-    case Tree::Type::kFloat: out += t.text(); out.push_back('\n'); return;
-    case Tree::Type::kString: WriteString(t.text(), indent, out, true); return;
-    case Tree::Type::kMap: out += "{}\n"; return;
-    case Tree::Type::kList: out += "[]\n"; return;
+    case Tree::Type::kFloat: out += t.text(); break;
+    case Tree::Type::kString:
+      if (t.text().find('\n') != std::string::npos && AnalyzeScalar(t.text()).literal) {
+        std::string block;
+        WriteLiteral(t.text(), indent, block);
+        auto header_end = block.find('\n');
+        out += block.substr(0, header_end) + comment + block.substr(header_end);
+        return;
+      }
+      WriteString(t.text(), indent, out, false);
+      break;
+    case Tree::Type::kMap: out += "{}"; break;
+    case Tree::Type::kList: out += "[]"; break;
   }
+  out += comment;
+  out.push_back('\n');
 }
 
-void WriteBlock(const Tree& t, int indent, std::string& out);
+void WriteBlock(const Tree& t, int indent, std::string& out, const Explain* explain);
 
 // Writes the entries of a non-empty map at `indent`; the first key is written without indentation
 // when `first_inline` (after "- ").
-void WriteMapEntries(const Tree& t, int indent, std::string& out, bool first_inline) {
+void WriteMapEntries(const Tree& t, int indent, std::string& out, bool first_inline, const Explain* explain) {
   bool first = true;
   for (std::size_t i : SortedYamlOrder(t)) {
     if (!(first && first_inline)) Indent(out, indent);
@@ -343,45 +358,45 @@ void WriteMapEntries(const Tree& t, int indent, std::string& out, bool first_inl
     const Tree& value = t.items()[i];
     if (value.IsMap() && !value.items().empty()) {
       out += ":\n";
-      WriteMapEntries(value, indent + 2, out, false);
+      WriteMapEntries(value, indent + 2, out, false, explain);
     } else if (value.IsList() && !value.items().empty()) {
       out += ":\n";
-      WriteBlock(value, indent, out);  // go-yaml does not indent lists under their key
+      WriteBlock(value, indent, out, explain);  // go-yaml does not indent lists under their key
     } else {
       out += ": ";
-      WriteInline(value, indent + 2, out);
+      WriteInline(value, indent + 2, out, explain);
     }
   }
 }
 
 // Writes the items of a non-empty list at `indent`; the first dash is written without indentation
 // when `first_inline` (after another "- ").
-void WriteListItems(const Tree& t, int indent, std::string& out, bool first_inline) {
+void WriteListItems(const Tree& t, int indent, std::string& out, bool first_inline, const Explain* explain) {
   bool first = true;
   for (const Tree& item : t.items()) {
     if (!(first && first_inline)) Indent(out, indent);
     first = false;
     out += "- ";
     if (item.IsMap() && !item.items().empty()) {
-      WriteMapEntries(item, indent + 2, out, true);
+      WriteMapEntries(item, indent + 2, out, true, explain);
     } else if (item.IsList() && !item.items().empty()) {
-      WriteListItems(item, indent + 2, out, true);
+      WriteListItems(item, indent + 2, out, true, explain);
     } else {
-      WriteInline(item, indent + 2, out);
+      WriteInline(item, indent + 2, out, explain);
     }
   }
 }
 
-void WriteBlock(const Tree& t, int indent, std::string& out) {
+void WriteBlock(const Tree& t, int indent, std::string& out, const Explain* explain) {
   if (t.IsMap() && !t.items().empty()) {
-    WriteMapEntries(t, indent, out, false);
+    WriteMapEntries(t, indent, out, false, explain);
     return;
   }
   if (t.IsList() && !t.items().empty()) {
-    WriteListItems(t, indent, out, false);
+    WriteListItems(t, indent, out, false, explain);
     return;
   }
-  WriteInline(t, indent, out);
+  WriteInline(t, indent, out, explain);
 }
 
 void WriteJsonString(std::string_view s, std::string& out) {
@@ -445,7 +460,7 @@ bool YamlKeyLess(std::string_view a_text, std::string_view b_text) {
   return a.size() < b.size();
 }
 
-void WriteYaml(const Tree& value, std::string& out) { WriteBlock(value, 0, out); }
+void WriteYaml(const Tree& value, std::string& out, const Explain* explain) { WriteBlock(value, 0, out, explain); }
 
 void WriteJson(const Tree& value, std::string& out, int indent) {
   switch (value.type()) {

@@ -7,6 +7,7 @@
 // HTML-safe escapes.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -14,8 +15,12 @@
 
 namespace trainer {
 
-// Appends `value` as a YAML block document body (no leading "---").
-void WriteYaml(const Tree& value, std::string& out);
+// Says where a value came from, for a trailing comment; "" for none.
+using Explain = std::function<std::string(const Origin&)>;
+
+// Appends `value` as a YAML block document body (no leading "---"). With `explain`, each scalar
+// line ends with "  # <explanation of its origin>".
+void WriteYaml(const Tree& value, std::string& out, const Explain* explain = nullptr);
 
 // Appends `value` as indented JSON, without a trailing newline.
 void WriteJson(const Tree& value, std::string& out, int indent = 0);

@@ -11,7 +11,9 @@ namespace trainer::app {
 using Run = std::function<int()>;
 
 Run SetupRender(CLI::App& command);
+Run SetupDiff(CLI::App& command);
 Run SetupPlugins(CLI::App& command);
+Run SetupTest(CLI::App& command);
 
 // Prints every diagnostic of `e` on stderr, one per line.
 void PrintError(const std::exception& e);

@@ -22,8 +22,10 @@ struct Command {
 constexpr Command kCommands[] = {
     {"render", "Print every object the Trainer controller would create for the TrainJobs in PATH...",
      trainer::app::SetupRender},
+    {"diff", "Compare the legacy and current renderings, or two rendered streams", trainer::app::SetupDiff},
     {"plugins", "List the controller plugins trainer runs, in order, with their extension points",
      trainer::app::SetupPlugins},
+    {"test", "Render every golden case in DIR... and compare it with its expected files", trainer::app::SetupTest},
 };
 
 }  // namespace

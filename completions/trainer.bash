@@ -19,9 +19,15 @@ _trainer() {
     return
   fi
   case $prev in
-    -o|--output) COMPREPLY=($(compgen -W "yaml json" -- "$cur")); return ;;
-    -n|--namespace|-s|--show-only) return ;;
-    --output-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    -o|--output)
+      # The allowed values, as the command's --help lists them: FORMAT:{a,b,c}
+      local formats
+      formats=$("${words[0]}" "$command" --help 2>/dev/null | grep -oE -- '--output [A-Z]+:\{[^}]*\}' | sed 's/.*{//; s/}//; s/,/ /g')
+      COMPREPLY=($(compgen -W "$formats" -- "$cur"))
+      return ;;
+    --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+    -n|--namespace|-s|--show-only|--ignore|-C|--context) return ;;
+    --output-dir|--flux-templates) COMPREPLY=($(compgen -d -- "$cur")); return ;;
   esac
   if [[ $cur == -* ]]; then
     local options
@@ -29,6 +35,10 @@ _trainer() {
     COMPREPLY=($(compgen -W "$options" -- "$cur"))
     return
   fi
-  COMPREPLY=($(compgen -f -X '!*.@(yaml|yml)' -- "$cur") $(compgen -d -- "$cur"))
+  case $command in
+    diff) COMPREPLY=($(compgen -f -- "$cur")) ;;  # kubectl's rendered files have no extension
+    test) COMPREPLY=($(compgen -d -- "$cur")) ;;
+    *) COMPREPLY=($(compgen -f -X '!*.@(yaml|yml)' -- "$cur") $(compgen -d -- "$cur")) ;;
+  esac
 }
 complete -F _trainer trainer

@@ -60,9 +60,11 @@ check "--generate-ssh-keys drops the placeholder annotation" test -z "$(grep pla
 run render testdata/40-mpi-launcher-and-nodes/input.yaml -s Secret
 check "without --generate-ssh-keys the Secret is a marked placeholder" grep -q 'trainer-render.local/placeholder' "$tmp/out"
 
-for option in $("$trainer" render --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
-  [[ $option == --help ]] && continue
-  check "man page documents render $option" grep -q -- "${option//-/\\\\-}" man/trainer.1
+for command in render diff test; do
+  for option in $("$trainer" "$command" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+    [[ $option == --help ]] && continue
+    check "man page documents $command $option" grep -q -- "${option//-/\\\\-}" man/trainer.1
+  done
 done
 
 readme_test=$(grep -A1 '^# 2\.' README.md | tail -n 1)

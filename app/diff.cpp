@@ -1,0 +1,232 @@
+// `trainer diff`: compares the legacy and the current rendering of TrainJobs (--legacy PATH...), or
+// two streams of rendered objects (FROM TO, also as KUBECTL_EXTERNAL_DIFF). Exit codes as diff(1).
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "app/commands.h"
+#include "diff/report.h"
+#include "diff/stream.h"
+#include "render/render.h"
+#include "util/error.h"
+
+namespace trainer::app {
+
+namespace {
+
+constexpr int kNoDifferences = 0;
+constexpr int kDifferences = 1;
+constexpr const char* kPathHelp =
+    "With --legacy: TrainJob and runtime files or directories, as for render. Without: FROM and TO, rendered objects "
+    "(files, or directories of which every file is read); - for stdin";
+// More context than any rendered object has lines.
+constexpr int kMaxContext = 1'000'000;
+
+struct DiffFlags {
+  std::vector<std::string> paths;
+  bool legacy = false;
+  std::vector<std::string> runtimes;
+  std::string namespace_ = "default";
+  std::string flux_templates;
+  std::string output = "human";
+  int context = 3;
+  std::vector<std::string> ignore;
+  bool exit_zero = false;
+  std::string color = "auto";
+  // The options that apply to --legacy only, to tell when they were given.
+  std::vector<const CLI::Option*> legacy_only;
+};
+
+// --color auto: only on a terminal, and neither NO_COLOR (non-empty) nor TERM=dumb is set.
+bool UseColor(const std::string& when) {
+  if (when == "always") return true;
+  if (when == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && *no_color != '\0') return false;
+  const char* term = std::getenv("TERM");
+  if (term != nullptr && std::string_view(term) == "dumb") return false;
+  return isatty(STDOUT_FILENO) != 0;
+}
+
+// Every regular file under `dir`, recursively, sorted: kubectl's diff directories hold one file
+// per object, named without an extension.
+std::vector<std::string> ListFiles(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::follow_directory_symlink, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file()) files.push_back(it->path().string());
+  }
+  if (ec) throw Error(fmt::format("{}: cannot list: {}", dir, ec.message()));
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Reads the objects of one side of `trainer diff FROM TO`, collecting problems in `errors`.
+class StreamReader {
+ public:
+  explicit StreamReader(FileSystem& fs) : fs_(fs) {}
+
+  std::vector<Tree> Read(const std::string& path) {
+    std::vector<Tree> objects;
+    if (path == "-") {
+      if (stdin_read_) {
+        errors_.push_back(Diagnostic{{}, "", "", "standard input (-) can be only one of FROM and TO"});
+        return objects;
+      }
+      stdin_read_ = true;
+      ReadStream(fs_.ReadStdin(), "<stdin>", objects);
+      return objects;
+    }
+    switch (fs_.Stat(path)) {
+      case FileSystem::Kind::kMissing:
+        errors_.push_back(Diagnostic{{}, "", "", fmt::format("{}: no such file or directory", path)});
+        break;
+      case FileSystem::Kind::kDirectory:
+        for (const std::string& file : ListFiles(path)) ReadFile(file, objects);
+        break;
+      case FileSystem::Kind::kFile:
+      case FileSystem::Kind::kOther:  // pipes, as in `trainer diff <(...) <(...)`
+        ReadFile(path, objects);
+        break;
+    }
+    return objects;
+  }
+
+  void Checkpoint() {
+    if (!errors_.empty()) throw Error(std::move(errors_));
+  }
+
+ private:
+  void ReadFile(const std::string& path, std::vector<Tree>& objects) {
+    try {
+      ReadStream(fs_.ReadFile(path), path, objects);
+    } catch (const Error& e) {
+      errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
+  }
+
+  void ReadStream(const std::string& content, const std::string& name, std::vector<Tree>& objects) {
+    names_.push_back(name);
+    try {
+      for (Tree& object : ReadObjectStream(content, &names_.back())) objects.push_back(std::move(object));
+    } catch (const Error& e) {
+      errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
+  }
+
+  FileSystem& fs_;
+  std::deque<std::string> names_;  // origins point into this; it lives as long as the reader
+  std::vector<Diagnostic> errors_;
+  bool stdin_read_ = false;
+};
+
+int Finish(const Report& report, const DiffFlags& flags) {
+  ReportOptions options;
+  options.format = *ParseReportFormat(flags.output);
+  options.context = static_cast<std::size_t>(flags.context);
+  options.color =
+      (options.format == ReportFormat::kHuman || options.format == ReportFormat::kUnified) && UseColor(flags.color);
+  std::string out = FormatReport(report, options);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (std::fflush(stdout) != 0) throw Error("cannot write to standard output");
+  return Summarize(report).Differs() && !flags.exit_zero ? kDifferences : kNoDifferences;
+}
+
+int RunDiff(const DiffFlags& flags) {
+  std::vector<IgnoreRule> ignore;
+  std::vector<Diagnostic> usage;
+  for (const std::string& pattern : flags.ignore) {
+    try {
+      ignore.push_back(IgnoreRule::Parse(pattern));
+    } catch (const Error& e) {
+      usage.insert(usage.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
+  }
+  if (!flags.legacy) {
+    for (const CLI::Option* option : flags.legacy_only) {
+      if (option->count() > 0) {
+        usage.push_back(Diagnostic{{}, "", "", fmt::format("{} applies to --legacy only", option->get_name())});
+      }
+    }
+    if (flags.paths.size() != 2) {
+      std::string message = fmt::format(
+          "expected FROM and TO, got {} path{} (use --legacy PATH... to compare the legacy and the current rendering "
+          "of TrainJobs)",
+          flags.paths.size(), flags.paths.size() == 1 ? "" : "s");
+      usage.push_back(Diagnostic{{}, "", "", std::move(message)});
+    }
+  }
+  if (!usage.empty()) throw Error(std::move(usage));
+
+  auto fs = NewRealFileSystem();
+  if (!flags.legacy) {
+    StreamReader reader(*fs);
+    std::vector<Tree> from = reader.Read(flags.paths[0]);
+    std::vector<Tree> to = reader.Read(flags.paths[1]);
+    reader.Checkpoint();
+    return Finish(CompareStreams(from, to, ignore), flags);
+  }
+
+  LoadOptions load;
+  load.paths = flags.paths;
+  load.runtime_paths = flags.runtimes;
+  load.default_namespace = flags.namespace_;
+  Inputs inputs = Load(load, *fs);
+  for (const auto& notice : inputs.notices) std::cerr << "trainer: " << notice << '\n';
+  RenderOptions render;
+  render.flux_templates_dir = flags.flux_templates;
+  if (const char* order = std::getenv("TRAINER_PLUGIN_ORDER")) render.plugin_order = order;
+  render.legacy_image = true;
+  std::vector<RenderedJob> legacy = RenderJobs(inputs, render);
+  render.legacy_image = false;
+  std::vector<RenderedJob> current = RenderJobs(inputs, render);
+  return Finish(CompareRenderings(legacy, current, ignore), flags);
+}
+
+}  // namespace
+
+Run SetupDiff(CLI::App& command) {
+  auto flags = std::make_shared<DiffFlags>();
+  command.add_option("PATH", flags->paths, kPathHelp)->required()->type_name("PATH");
+  command.add_flag("--legacy", flags->legacy,
+                   "Render every TrainJob with the legacy and with the current image behaviour and compare the two");
+  CLI::Option* runtime = command.add_option("-r,--runtime", flags->runtimes,
+                                            "--legacy: add runtimes from this file or directory (repeatable)");
+  runtime->allow_extra_args(false)->type_name("PATH");
+  CLI::Option* ns =
+      command.add_option("-n,--namespace", flags->namespace_, "--legacy: namespace of objects that set none");
+  ns->capture_default_str()->type_name("NAME");
+  CLI::Option* flux =
+      command.add_option("--flux-templates", flags->flux_templates,
+                         "--legacy: render the Flux entrypoint scripts from upstream's templates in DIR");
+  flux->type_name("DIR")->check(CLI::ExistingDirectory);
+  flags->legacy_only = {runtime, ns, flux};
+  command.add_option("-o,--output", flags->output, "Report format: human, unified, brief, json or github")
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kReportFormatNames), std::end(kReportFormatNames))))
+      ->capture_default_str()
+      ->type_name("FORMAT");
+  command.add_option("-C,--context", flags->context, "unified: lines of context around each change")
+      ->check(CLI::Range(0, kMaxContext))
+      ->capture_default_str()
+      ->type_name("N");
+  command.add_option("--ignore", flags->ignore, "Leave out differences at [KIND:]PATH or below ([*]: any item)")
+      ->allow_extra_args(false)
+      ->type_name("PATH");
+  command.add_flag("--exit-zero", flags->exit_zero, "Exit 0 even when there are differences");
+  command.add_option("--color", flags->color, "Colour human and unified output: auto (on a terminal), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str()
+      ->type_name("WHEN");
+  return [flags] { return RunDiff(*flags); };
+}
+
+}  // namespace trainer::app

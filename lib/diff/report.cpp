@@ -1,0 +1,609 @@
+#include "diff/report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "diff/reasons.h"
+#include "diff/unified.h"
+#include "yaml/reader.h"
+#include "yaml/writer.h"
+
+namespace trainer {
+
+namespace {
+
+// Values whose flow form is longer than this are printed as YAML blocks in human output.
+constexpr std::size_t kInlineWidth = 100;
+
+struct Colors {
+  const char* bold = "";
+  const char* old_value = "";
+  const char* new_value = "";
+  const char* reason = "";
+  const char* dim = "";
+  const char* reset = "";
+
+  static Colors Pick(bool on) {
+    if (!on) return {};
+    return Colors{"\x1b[1m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[2m", "\x1b[m"};
+  }
+};
+
+// ---- Counting and naming ----
+
+std::string Plural(std::size_t n, std::string_view noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
+
+// "file:line" of a value read from a file, "" otherwise.
+std::string Location(const Origin& origin) {
+  if (!origin.HasPosition()) return "";
+  return fmt::format("{}:{}", *origin.file, origin.line);
+}
+
+const Tree* Visible(const ObjectDiff& d) { return d.to ? d.to : d.from; }
+
+// Where an object of a stream comparison is: the new side, or the old one for a removal.
+std::string Location(const ObjectDiff& d) {
+  const Tree* t = Visible(d);
+  return t ? Location(t->origin()) : "";
+}
+
+std::string Subject(const TrainJob& job) {
+  return fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
+}
+
+// "loc: text", or just the text when the location is unknown.
+std::string At(const std::string& location, const std::string& text) {
+  return location.empty() ? text : location + ": " + text;
+}
+
+bool Changed(const ReportObject& o) { return o.diff.type != ChangeType::kUnchanged; }
+
+struct GroupCounts {
+  std::size_t modified = 0, added = 0, removed = 0, fields = 0;
+};
+
+GroupCounts Count(const ReportGroup& group) {
+  GroupCounts c;
+  for (const ReportObject& o : group.objects) {
+    switch (o.diff.type) {
+      case ChangeType::kModify:
+        ++c.modified;
+        c.fields += o.diff.changes.size();
+        break;
+      case ChangeType::kAdd: ++c.added; break;
+      case ChangeType::kRemove: ++c.removed; break;
+      case ChangeType::kUnchanged: break;
+    }
+  }
+  return c;
+}
+
+// "3 fields in 2 objects, 1 object added, 1 object removed", leaving out the zeros.
+std::string Details(std::size_t modified, std::size_t fields, std::size_t added, std::size_t removed) {
+  std::vector<std::string> parts;
+  if (modified > 0) parts.push_back(fmt::format("{} in {}", Plural(fields, "field"), Plural(modified, "object")));
+  if (added > 0) parts.push_back(Plural(added, "object") + " added");
+  if (removed > 0) parts.push_back(Plural(removed, "object") + " removed");
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+// The distinct reasons of a group's changes, in order of first appearance.
+std::vector<std::string> Reasons(const std::vector<ReportObject>& objects) {
+  std::vector<std::string> reasons;
+  for (const ReportObject& o : objects) {
+    for (const std::string& r : o.reasons) {
+      if (!r.empty() && std::find(reasons.begin(), reasons.end(), r) == reasons.end()) reasons.push_back(r);
+    }
+  }
+  return reasons;
+}
+
+// ---- Values ----
+
+// Whether a string reads back as the same string without quotes, in a flow collection too.
+bool IsPlainSafe(const std::string& s) {
+  if (s.empty() || s.front() == ' ' || s.back() == ' ') return false;
+  if (std::string_view(",[]{}#&*!|>'\"%@`").find(s.front()) != std::string_view::npos) return false;
+  if (std::string_view("-?:").find(s.front()) != std::string_view::npos && (s.size() == 1 || s[1] == ' ')) return false;
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == '"' || c == '\\' || c == ',' || c == '[' ||
+        c == ']' || c == '{' || c == '}') {
+      return false;
+    }
+  }
+  if (s.find(": ") != std::string::npos || s.find(" #") != std::string::npos || s.find("→") != std::string::npos) {
+    return false;
+  }
+  return ResolvePlainScalar(s, {}).IsString();
+}
+
+void AppendQuoted(const std::string& s, std::string& out) {
+  out.push_back('"');
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  out.push_back('"');
+}
+
+// A one-line YAML flow rendering: strings quoted only when they would read as something else.
+void AppendFlow(const Tree& t, std::string& out) {
+  switch (t.type()) {
+    case Tree::Type::kNull: out += "null"; return;
+    case Tree::Type::kBool:
+    case Tree::Type::kInt:
+    case Tree::Type::kFloat: out += t.text(); return;
+    case Tree::Type::kString:
+      if (IsPlainSafe(t.text())) {
+        out += t.text();
+      } else {
+        AppendQuoted(t.text(), out);
+      }
+      return;
+    case Tree::Type::kList:
+      out.push_back('[');
+      for (std::size_t i = 0; i < t.items().size(); ++i) {
+        if (i > 0) out += ", ";
+        AppendFlow(t.items()[i], out);
+      }
+      out.push_back(']');
+      return;
+    case Tree::Type::kMap: {
+      std::vector<std::size_t> order(t.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::size_t a, std::size_t b) { return YamlKeyLess(t.KeyAt(a), t.KeyAt(b)); });
+      out.push_back('{');
+      for (std::size_t k = 0; k < order.size(); ++k) {
+        if (k > 0) out += ", ";
+        const std::string& key = t.KeyAt(order[k]);
+        if (IsPlainSafe(key)) {
+          out += key;
+        } else {
+          AppendQuoted(key, out);
+        }
+        out += ": ";
+        AppendFlow(t.items()[order[k]], out);
+      }
+      out.push_back('}');
+      return;
+    }
+  }
+}
+
+std::string Flow(const std::optional<Tree>& t) {
+  if (!t) return "(none)";
+  std::string out;
+  AppendFlow(*t, out);
+  return out;
+}
+
+std::string Indent(std::size_t n) { return std::string(n, ' '); }
+
+// "label: value" on one line, or "label:" and the value as an indented YAML block.
+void AppendSide(std::string_view label, const std::optional<Tree>& value, const char* color, std::size_t indent,
+                const Colors& colors, std::string& out) {
+  std::string flow = Flow(value);
+  bool multi_line = value && value->IsString() && value->text().find('\n') != std::string::npos;
+  if (!value || (value->IsScalar() && !multi_line) || (!multi_line && flow.size() <= kInlineWidth)) {
+    out += fmt::format("{}{}: {}{}{}\n", Indent(indent), label, color, flow, colors.reset);
+    return;
+  }
+  std::string yaml;
+  WriteYaml(*value, yaml);
+  std::vector<std::string> lines = SplitLines(yaml);
+  // A literal block keeps its header ("|", "|-") on the label's line.
+  std::size_t first = 0;
+  if (multi_line && !lines.empty() && lines[0].starts_with("|")) {
+    out += fmt::format("{}{}: {}{}{}\n", Indent(indent), label, color, lines[0], colors.reset);
+    first = 1;
+  } else {
+    out += fmt::format("{}{}:\n", Indent(indent), label);
+  }
+  for (std::size_t i = first; i < lines.size(); ++i) {
+    out += fmt::format("{}{}{}{}\n", Indent(indent + 2), color, lines[i], colors.reset);
+  }
+}
+
+std::string PathText(const FieldChange& change) {
+  std::string path = FormatPath(change.path);
+  if (path.empty()) path = "(the whole object)";
+  if (change.kind == FieldChange::Kind::kReordered) path += " (order)";
+  return path;
+}
+
+// ---- human ----
+
+// `source`: say where the new value came from (with --legacy: the TrainJob, the runtime, or a plugin).
+void AppendHumanChange(const FieldChange& change, const std::string& reason, bool source, std::size_t indent,
+                       const Colors& c, std::string& out) {
+  out += fmt::format("{}{}\n", Indent(indent), PathText(change));
+  std::string old_text = Flow(change.from);
+  std::string new_text = Flow(change.to);
+  std::size_t inner = indent + 2;
+  bool multi_line = old_text.find("\\n") != std::string::npos || new_text.find("\\n") != std::string::npos;
+  if (!multi_line && old_text.size() + new_text.size() <= kInlineWidth) {
+    out += fmt::format("{}{}{}{} → {}{}{}\n", Indent(inner), c.old_value, old_text, c.reset, c.new_value, new_text,
+                       c.reset);
+  } else {
+    AppendSide("old", change.from, c.old_value, inner, c, out);
+    AppendSide("new", change.to, c.new_value, inner, c, out);
+  }
+  if (!reason.empty()) out += fmt::format("{}{}reason: {}{}\n", Indent(inner), c.reason, reason, c.reset);
+  if (source && change.to && change.kind != FieldChange::Kind::kRemoved) {
+    std::string where = change.to->origin().Describe();
+    if (!where.empty()) out += fmt::format("{}{}source: {}{}\n", Indent(inner), c.dim, where, c.reset);
+  }
+}
+
+void AppendHumanObject(const ReportObject& o, std::string_view heading, bool source, std::size_t indent,
+                       const Colors& c, std::string& out) {
+  std::string suffix;
+  if (o.diff.type == ChangeType::kAdd) suffix = fmt::format(": {}added{}", c.new_value, c.reset);
+  if (o.diff.type == ChangeType::kRemove) suffix = fmt::format(": {}removed{}", c.old_value, c.reset);
+  if (o.diff.ignored > 0) suffix += fmt::format(" ({} ignored)", o.diff.ignored);
+  out += fmt::format("{}{}{}{}{}\n", Indent(indent), c.bold, heading, c.reset, suffix);
+  for (std::size_t i = 0; i < o.diff.changes.size(); ++i) {
+    AppendHumanChange(o.diff.changes[i], o.reasons[i], source, indent + 2, c, out);
+  }
+}
+
+std::string SummaryLine(const Report& report) {
+  ReportSummary s = Summarize(report);
+  std::string ignored = s.ignored > 0 ? fmt::format("; {} ignored by --ignore", s.ignored) : "";
+  if (report.by_trainjob) {
+    std::size_t changed = s.changed_trainjobs;
+    std::string details = changed > 0 ? " (" + Details(s.modified, s.fields, s.added, s.removed) + ")" : "";
+    return fmt::format("{} checked: {} {}{}, {} unchanged{}", Plural(s.trainjobs, "TrainJob"), changed,
+                       changed == 1 ? "changes" : "change", details, s.trainjobs - changed, ignored);
+  }
+  std::string details = s.modified > 0 ? fmt::format(" ({})", Plural(s.fields, "field")) : "";
+  std::string added = s.added > 0 ? fmt::format(", {} added", s.added) : "";
+  std::string removed = s.removed > 0 ? fmt::format(", {} removed", s.removed) : "";
+  return fmt::format("{} compared: {} {}{}{}{}, {} unchanged{}", Plural(s.objects, "object"), s.modified,
+                     s.modified == 1 ? "changes" : "change", details, added, removed,
+                     s.objects - s.modified - s.added - s.removed, ignored);
+}
+
+std::string FormatHuman(const Report& report, const Colors& c) {
+  std::string out;
+  for (const ReportGroup& group : report.groups) {
+    if (report.by_trainjob) {
+      if (!group.Changed()) continue;
+      if (!out.empty()) out.push_back('\n');
+      out += fmt::format("{}{}{}\n", c.bold, At(Location(group.job->origin), Subject(*group.job)), c.reset);
+      for (const ReportObject& o : group.objects) {
+        if (Changed(o)) AppendHumanObject(o, o.diff.id.Describe(), true, 2, c, out);
+      }
+      continue;
+    }
+    for (const ReportObject& o : group.objects) {
+      if (!Changed(o)) continue;
+      if (!out.empty()) out.push_back('\n');
+      AppendHumanObject(o, At(Location(o.diff), o.diff.id.Describe()), false, 0, c, out);
+    }
+  }
+  if (!out.empty()) out.push_back('\n');
+  out += fmt::format("{}{}{}\n", c.bold, SummaryLine(report), c.reset);
+  return out;
+}
+
+// ---- brief ----
+
+std::string ObjectBrief(const ReportObject& o) {
+  switch (o.diff.type) {
+    case ChangeType::kAdd: return o.diff.id.Describe() + " added";
+    case ChangeType::kRemove: return o.diff.id.Describe() + " removed";
+    default: return fmt::format("{} changes {}", o.diff.id.Describe(), Plural(o.diff.changes.size(), "field"));
+  }
+}
+
+std::string TrainJobBrief(const ReportGroup& group) {
+  GroupCounts n = Count(group);
+  std::string text =
+      fmt::format("{} changes {}", Subject(*group.job), Details(n.modified, n.fields, n.added, n.removed));
+  std::vector<std::string> reasons = Reasons(group.objects);
+  if (!reasons.empty()) text += fmt::format(" ({})", fmt::join(reasons, "; "));
+  return text;
+}
+
+std::string FormatBrief(const Report& report) {
+  std::string out;
+  for (const ReportGroup& group : report.groups) {
+    if (report.by_trainjob) {
+      if (group.Changed()) out += At(Location(group.job->origin), TrainJobBrief(group)) + "\n";
+      continue;
+    }
+    for (const ReportObject& o : group.objects) {
+      if (Changed(o)) out += At(Location(o.diff), ObjectBrief(o)) + "\n";
+    }
+  }
+  return out;
+}
+
+// ---- github ----
+
+// Escapes for the data of a workflow command, and further for its properties.
+std::string EscapeData(std::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '%': out += "%25"; break;
+      case '\r': out += "%0D"; break;
+      case '\n': out += "%0A"; break;
+      default: out.push_back(ch);
+    }
+  }
+  return out;
+}
+
+std::string EscapeProperty(std::string_view s) {
+  std::string out;
+  for (char ch : EscapeData(s)) {
+    switch (ch) {
+      case ':': out += "%3A"; break;
+      case ',': out += "%2C"; break;
+      default: out.push_back(ch);
+    }
+  }
+  return out;
+}
+
+std::string ChangeLine(const FieldChange& change, const std::string& reason) {
+  std::string line = fmt::format("{}: {} → {}", PathText(change), Flow(change.from), Flow(change.to));
+  if (!reason.empty()) line += fmt::format(" ({})", reason);
+  return line;
+}
+
+std::string Warning(const Origin& where, const std::vector<std::string>& lines) {
+  std::string properties;
+  if (where.HasPosition()) properties = fmt::format("file={},line={},", EscapeProperty(*where.file), where.line);
+  std::string message;
+  for (const std::string& line : lines) message += (message.empty() ? "" : "\n") + line;
+  return fmt::format("::warning {}title=trainer diff::{}\n", properties, EscapeData(message));
+}
+
+std::string FormatGithub(const Report& report) {
+  std::string out;
+  for (const ReportGroup& group : report.groups) {
+    if (report.by_trainjob) {
+      if (!group.Changed()) continue;
+      GroupCounts n = Count(group);
+      std::vector<std::string> lines = {fmt::format("{} changes with the current image behaviour: {}",
+                                                    Subject(*group.job),
+                                                    Details(n.modified, n.fields, n.added, n.removed))};
+      for (const ReportObject& o : group.objects) {
+        if (!Changed(o)) continue;
+        if (o.diff.type != ChangeType::kModify) lines.push_back(ObjectBrief(o));
+        for (std::size_t i = 0; i < o.diff.changes.size(); ++i) {
+          lines.push_back(o.diff.id.Describe() + " " + ChangeLine(o.diff.changes[i], o.reasons[i]));
+        }
+      }
+      out += Warning(group.job->origin, lines);
+      continue;
+    }
+    for (const ReportObject& o : group.objects) {
+      if (!Changed(o)) continue;
+      std::vector<std::string> lines = {ObjectBrief(o)};
+      for (std::size_t i = 0; i < o.diff.changes.size(); ++i) {
+        lines.push_back(ChangeLine(o.diff.changes[i], o.reasons[i]));
+      }
+      out += Warning(Visible(o.diff)->origin(), lines);
+    }
+  }
+  return out;
+}
+
+// ---- json ----
+
+const char* FieldChangeName(FieldChange::Kind kind) {
+  switch (kind) {
+    case FieldChange::Kind::kAdded: return "ADD";
+    case FieldChange::Kind::kRemoved: return "REMOVE";
+    case FieldChange::Kind::kModified: return "MODIFY";
+    case FieldChange::Kind::kReordered: return "REORDER";
+  }
+  return "?";
+}
+
+Tree Str(std::string_view s) { return Tree::String(std::string(s)); }
+
+Tree JsonObject(const ReportObject& o, const ReportGroup& group) {
+  Tree t = Tree::Map();
+  t.Set("apiVersion", Str(o.diff.id.api_version));
+  t.Set("kind", Str(o.diff.id.kind));
+  t.Set("namespace", Str(o.diff.id.ns));
+  t.Set("name", Str(o.diff.id.name));
+  t.Set("changeType", Str(ChangeTypeName(o.diff.type)));
+  Tree& changes = t.Set("changes", Tree::List());
+  for (std::size_t i = 0; i < o.diff.changes.size(); ++i) {
+    const FieldChange& change = o.diff.changes[i];
+    Tree& c = changes.Append(Tree::Map());
+    c.Set("path", Str(change.Pointer()));
+    c.Set("field", Str(FormatPath(change.path)));
+    c.Set("changeType", Str(FieldChangeName(change.kind)));
+    if (change.from) c.Set("oldValue", *change.from);
+    if (change.to) c.Set("newValue", *change.to);
+    if (!o.reasons[i].empty()) c.Set("reason", Str(o.reasons[i]));
+  }
+  if (o.diff.ignored > 0) t.Set("ignored", Tree::Int(static_cast<std::int64_t>(o.diff.ignored)));
+  const Origin& where = group.job ? group.job->origin : Visible(o.diff)->origin();
+  Tree& source = group.job ? t.Set("trainJob", Tree::Map()) : t;
+  if (group.job) {
+    source.Set("namespace", Str(group.job->metadata.namespace_));
+    source.Set("name", Str(group.job->metadata.name));
+  }
+  if (where.HasPosition()) {
+    source.Set("file", Str(*where.file));
+    source.Set("line", Tree::Int(where.line));
+  }
+  return t;
+}
+
+Tree Count(std::size_t n) { return Tree::Int(static_cast<std::int64_t>(n)); }
+
+std::string FormatJson(const Report& report) {
+  ReportSummary s = Summarize(report);
+  Tree root = Tree::Map();
+  Tree& summary = root.Set("summary", Tree::Map());
+  if (report.by_trainjob) {
+    summary.Set("trainJobs", Count(s.trainjobs));
+    summary.Set("changedTrainJobs", Count(s.changed_trainjobs));
+    summary.Set("unchangedTrainJobs", Count(s.trainjobs - s.changed_trainjobs));
+  }
+  summary.Set("objects", Count(s.objects));
+  summary.Set("modifiedObjects", Count(s.modified));
+  summary.Set("addedObjects", Count(s.added));
+  summary.Set("removedObjects", Count(s.removed));
+  summary.Set("unchangedObjects", Count(s.objects - s.modified - s.added - s.removed));
+  summary.Set("changedFields", Count(s.fields));
+  summary.Set("ignoredFields", Count(s.ignored));
+  summary.Set("differences", Tree::Bool(s.Differs()));
+  Tree& objects = root.Set("objects", Tree::List());
+  for (const ReportGroup& group : report.groups) {
+    for (const ReportObject& o : group.objects) {
+      if (Changed(o)) objects.Append(JsonObject(o, group));
+    }
+  }
+  std::string out;
+  WriteJson(root, out);
+  out.push_back('\n');
+  return out;
+}
+
+// ---- unified ----
+
+std::string SideLabel(const Report& report, const ObjectDiff& d, const Tree* side, const std::string& fallback) {
+  if (side == nullptr) return "/dev/null";
+  std::string label = fallback;
+  if (!report.by_trainjob && side->origin().file != nullptr) label = *side->origin().file;
+  return fmt::format("{} ({})", d.id.Describe(), label);
+}
+
+std::string FormatUnified(const Report& report, const ReportOptions& options) {
+  DiffColors colors = options.color ? DiffColors::On() : DiffColors{};
+  std::string out;
+  for (const ReportGroup& group : report.groups) {
+    if (!group.Changed()) continue;
+    if (report.by_trainjob) {
+      out +=
+          fmt::format("{}# {}{}\n", colors.header, At(Location(group.job->origin), Subject(*group.job)), colors.reset);
+    }
+    for (const ReportObject& o : group.objects) {
+      if (!Changed(o)) continue;
+      std::string from_text, to_text;
+      if (o.diff.from) WriteYaml(*o.diff.from, from_text);
+      if (o.diff.to) WriteYaml(o.ignored.empty() ? *o.diff.to : UndoChanges(*o.diff.to, o.ignored), to_text);
+      out += fmt::format("{}--- {}{}\n", colors.header, SideLabel(report, o.diff, o.diff.from, report.from_label),
+                         colors.reset);
+      out += fmt::format("{}+++ {}{}\n", colors.header, SideLabel(report, o.diff, o.diff.to, report.to_label),
+                         colors.reset);
+      out += UnifiedHunks(SplitLines(from_text), SplitLines(to_text), options.context, colors);
+    }
+  }
+  return out;
+}
+
+// ---- building ----
+
+ReportObject MakeObject(ObjectDiff diff, const std::vector<IgnoreRule>& ignore, const Runtime* runtime) {
+  ReportObject o;
+  if (diff.type == ChangeType::kModify && !ignore.empty()) {
+    for (const FieldChange& change : diff.changes) {
+      bool ignored = std::any_of(ignore.begin(), ignore.end(),
+                                 [&](const IgnoreRule& rule) { return Matches(rule, diff.id.kind, change.path); });
+      if (ignored) o.ignored.push_back(change);
+    }
+    std::vector<ObjectDiff> one;
+    one.push_back(std::move(diff));
+    ApplyIgnoreRules(ignore, one);
+    diff = std::move(one.front());
+  }
+  o.diff = std::move(diff);
+  ReasonContext context{runtime, &o.diff.id, o.diff.from, o.diff.to};
+  for (const FieldChange& change : o.diff.changes) o.reasons.push_back(ReasonFor(context, change));
+  return o;
+}
+
+}  // namespace
+
+bool ReportGroup::Changed() const { return std::any_of(objects.begin(), objects.end(), trainer::Changed); }
+
+ReportSummary Summarize(const Report& report) {
+  ReportSummary s;
+  for (const ReportGroup& group : report.groups) {
+    GroupCounts n = Count(group);
+    if (group.job) {
+      ++s.trainjobs;
+      if (group.Changed()) ++s.changed_trainjobs;
+    }
+    s.objects += group.objects.size();
+    s.modified += n.modified;
+    s.added += n.added;
+    s.removed += n.removed;
+    s.fields += n.fields;
+    for (const ReportObject& o : group.objects) s.ignored += o.diff.ignored;
+  }
+  return s;
+}
+
+Report CompareRenderings(const std::vector<RenderedJob>& legacy, const std::vector<RenderedJob>& current,
+                         const std::vector<IgnoreRule>& ignore) {
+  Report report;
+  report.by_trainjob = true;
+  report.from_label = "legacy";
+  report.to_label = "current";
+  static const std::vector<Tree> kNone;
+  for (const RenderedJob& from : legacy) {
+    auto to = std::find_if(current.begin(), current.end(), [&](const RenderedJob& r) { return r.job == from.job; });
+    ReportGroup group;
+    group.job = from.job;
+    for (ObjectDiff& d : DiffObjects(from.objects, to == current.end() ? kNone : to->objects)) {
+      group.objects.push_back(MakeObject(std::move(d), ignore, from.runtime));
+    }
+    report.groups.push_back(std::move(group));
+  }
+  return report;
+}
+
+Report CompareStreams(const std::vector<Tree>& from, const std::vector<Tree>& to,
+                      const std::vector<IgnoreRule>& ignore) {
+  Report report;
+  ReportGroup group;
+  for (ObjectDiff& d : DiffObjects(from, to)) group.objects.push_back(MakeObject(std::move(d), ignore, nullptr));
+  report.groups.push_back(std::move(group));
+  return report;
+}
+
+std::optional<ReportFormat> ParseReportFormat(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(kReportFormatNames); ++i) {
+    if (name == kReportFormatNames[i]) return static_cast<ReportFormat>(i);
+  }
+  return std::nullopt;
+}
+
+std::string FormatReport(const Report& report, const ReportOptions& options) {
+  switch (options.format) {
+    case ReportFormat::kHuman: return FormatHuman(report, Colors::Pick(options.color));
+    case ReportFormat::kUnified: return FormatUnified(report, options);
+    case ReportFormat::kBrief: return FormatBrief(report);
+    case ReportFormat::kJson: return FormatJson(report);
+    case ReportFormat::kGithub: return FormatGithub(report);
+  }
+  return "";
+}
+
+}  // namespace trainer

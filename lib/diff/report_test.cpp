@@ -1,0 +1,420 @@
+#include "diff/report.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diff/reasons.h"
+#include "diff/stream.h"
+#include "diff/unified.h"
+#include "util/error.h"
+#include "yaml/reader.h"
+#include "yaml/writer.h"
+
+namespace trainer {
+
+namespace {
+
+const std::string kFrom = "from.yaml";
+const std::string kTo = "to.yaml";
+const std::string kInput = "input.yaml";
+
+std::vector<Tree> Objects(std::string_view yaml, const std::string& file) { return ReadObjectStream(yaml, &file); }
+
+Tree One(std::string_view yaml, const std::string& file = kInput) {
+  std::vector<Tree> docs = ReadYamlStream(yaml, &file);
+  REQUIRE(docs.size() == 1);
+  return docs[0];
+}
+
+// A JobSet with the given replicatedJobs (name, trainer ancestor or not, image of container node).
+struct JobSpec {
+  std::string name;
+  bool trainer;
+  std::string image;
+};
+
+std::string JobSetSpecYaml(const std::vector<JobSpec>& jobs, int indent) {
+  std::string pad(static_cast<std::size_t>(indent), ' ');
+  std::string out = pad + "replicatedJobs:\n";
+  for (const JobSpec& j : jobs) {
+    out += pad + "- name: " + j.name + "\n" + pad + "  template:\n";
+    if (j.trainer) {
+      out += pad + "    metadata:\n" + pad + "      labels:\n" + pad +
+             "        trainer.kubeflow.org/trainjob-ancestor-step: trainer\n";
+    }
+    out += pad + "    spec:\n" + pad + "      template:\n" + pad + "        spec:\n" + pad + "          containers:\n" +
+           pad + "          - name: node\n" + pad + "            image: " + j.image + "\n";
+  }
+  return out;
+}
+
+Tree JobSet(const std::vector<JobSpec>& jobs, const std::string& file = kInput) {
+  return One("apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n  name: job\n  namespace: ns\nspec:\n" +
+                 JobSetSpecYaml(jobs, 2),
+             file);
+}
+
+Runtime MakeRuntime(const std::vector<JobSpec>& jobs, bool mpi) {
+  Runtime runtime;
+  runtime.kind = kClusterTrainingRuntimeKind;
+  runtime.metadata.name = "rt";
+  runtime.spec.ml_policy = MLPolicy{};
+  if (mpi) runtime.spec.ml_policy->mpi = MPIPolicy{};
+  runtime.spec.template_.spec = One(JobSetSpecYaml(jobs, 0));
+  return runtime;
+}
+
+// The reasons of every change between two renderings of a JobSet, as "path: reason".
+std::vector<std::string> ReasonsOf(const Runtime* runtime, const Tree& from, const Tree& to) {
+  ObjectId id = ObjectId::Of(to);
+  ReasonContext context{runtime, &id, &from, &to};
+  std::vector<std::string> out;
+  for (const FieldChange& change : DiffTrees(from, to)) {
+    out.push_back(FormatPath(change.path) + ": " + ReasonFor(context, change));
+  }
+  return out;
+}
+
+const char* const kNodeImagePath =
+    "spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image";
+
+}  // namespace
+
+TEST_CASE("the breaking changes are listed in the order they are tried") {
+  std::vector<std::string> names;
+  for (const BreakingChange& b : BreakingChanges()) names.push_back(b.name);
+  CHECK(names == std::vector<std::string>{"mpi-node-image", "first-trainer-ancestor-image"});
+}
+
+TEST_CASE("an MPI runtime's node image changing is explained") {
+  std::vector<JobSpec> runtime_jobs = {{"launcher", true, "rt/launcher:1"}, {"node", false, "rt/worker:1"}};
+  Runtime mpi = MakeRuntime(runtime_jobs, true);
+  Tree legacy = JobSet({{"launcher", true, "app:2"}, {"node", false, "rt/worker:1"}});
+  Tree current = JobSet({{"launcher", true, "app:2"}, {"node", false, "app:2"}});
+  CHECK(ReasonsOf(&mpi, legacy, current) ==
+        std::vector<std::string>{std::string(kNodeImagePath) + ": MPI nodes now run the TrainJob image"});
+
+  SUBCASE("not without an MPI policy") {
+    Runtime plain = MakeRuntime(runtime_jobs, false);
+    CHECK(ReasonsOf(&plain, legacy, current) == std::vector<std::string>{std::string(kNodeImagePath) + ": "});
+  }
+  SUBCASE("not without a runtime (two streams)") {
+    CHECK(ReasonsOf(nullptr, legacy, current) == std::vector<std::string>{std::string(kNodeImagePath) + ": "});
+  }
+  SUBCASE("not on the launcher") {
+    Tree other = JobSet({{"launcher", true, "app:3"}, {"node", false, "rt/worker:1"}});
+    CHECK(ReasonsOf(&mpi, legacy, other) ==
+          std::vector<std::string>{
+              "spec.replicatedJobs[name=launcher].template.spec.template.spec.containers[name=node].image: "});
+  }
+  SUBCASE("not on another kind") {
+    Tree from = legacy, to = current;
+    from.Set("kind", Tree::String("Other"));
+    to.Set("kind", Tree::String("Other"));
+    CHECK(ReasonsOf(&mpi, from, to) == std::vector<std::string>{std::string(kNodeImagePath) + ": "});
+  }
+}
+
+TEST_CASE("a second trainer-ancestor Job going back to the runtime's image is explained") {
+  std::vector<JobSpec> runtime_jobs = {{"node", true, "rt/worker:1"}, {"evaluator", true, "rt/eval:1"}};
+  Runtime runtime = MakeRuntime(runtime_jobs, false);
+  Tree legacy = JobSet({{"node", true, "app:3"}, {"evaluator", true, "app:3"}});
+  Tree current = JobSet({{"node", true, "app:3"}, {"evaluator", true, "rt/eval:1"}});
+  CHECK(ReasonsOf(&runtime, legacy, current) ==
+        std::vector<std::string>{"spec.replicatedJobs[name=evaluator].template.spec.template.spec.containers[name=node]"
+                                 ".image: the TrainJob image now goes only to the first trainer-ancestor Job"});
+
+  SUBCASE("not when the new image is not the runtime's") {
+    Tree other = JobSet({{"node", true, "app:3"}, {"evaluator", true, "other:1"}});
+    CHECK(ReasonsOf(&runtime, legacy, other) ==
+          std::vector<std::string>{
+              "spec.replicatedJobs[name=evaluator].template.spec.template.spec.containers[name=node].image: "});
+  }
+  SUBCASE("not on the first trainer-ancestor Job") {
+    Tree other = JobSet({{"node", true, "rt/worker:1"}, {"evaluator", true, "app:3"}});
+    CHECK(ReasonsOf(&runtime, legacy, other) == std::vector<std::string>{std::string(kNodeImagePath) + ": "});
+  }
+}
+
+TEST_CASE("streams unwrap lists and reject documents that are not objects") {
+  std::vector<Tree> objects = Objects(
+      "apiVersion: v1\nkind: List\nitems:\n- {kind: A, metadata: {name: a}}\n- {kind: B, metadata: {name: b}}\n"
+      "---\n{\"kind\": \"C\", \"metadata\": {\"name\": \"c\"}}\n",
+      kFrom);
+  REQUIRE(objects.size() == 3);
+  CHECK(ObjectId::Of(objects[2]).Describe() == "C c");
+  CHECK(objects[2].origin().line == 7);
+  CHECK_THROWS_WITH_AS(Objects("kind: A\n---\njust text\n", kFrom), "from.yaml:3:1: expected an object, got string",
+                       Error);
+  CHECK_THROWS_WITH_AS(Objects("kind: List\nitems: 3\n", kFrom), "from.yaml:2:8: items: expected an array", Error);
+}
+
+TEST_CASE("unified hunks keep N lines of context and merge changes closer than 2N") {
+  std::vector<std::string> from = {"a", "b", "c", "d", "e", "f", "g", "h"};
+  std::vector<std::string> to = {"a", "B", "c", "d", "e", "f", "G", "h"};
+  CHECK(UnifiedHunks(from, from, 3).empty());
+  CHECK(UnifiedHunks(from, to, 1) == "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n@@ -6,3 +6,3 @@\n f\n-g\n+G\n h\n");
+  CHECK(UnifiedHunks(from, to, 2) == "@@ -1,8 +1,8 @@\n a\n-b\n+B\n c\n d\n e\n f\n-g\n+G\n h\n");
+  CHECK(UnifiedHunks(from, to, 0) == "@@ -2 +2 @@\n-b\n+B\n@@ -7 +7 @@\n-g\n+G\n");
+  CHECK(UnifiedHunks({}, {"x", "y"}, 3) == "@@ -0,0 +1,2 @@\n+x\n+y\n");
+  CHECK(UnifiedHunks({"a", "b"}, {"a"}, 0) == "@@ -2 +1,0 @@\n-b\n");
+  CHECK(UnifiedHunks({"a"}, {"b"}, 3, DiffColors::On()) ==
+        "\x1b[36m@@ -1 +1 @@\x1b[m\n\x1b[31m-a\x1b[m\n\x1b[32m+b\x1b[m\n");
+}
+
+TEST_CASE("undoing changes gives back the old values, items and order") {
+  Tree from = One("a: 1\nlist:\n- {name: x, v: 1}\n- {name: y, v: 2}\n- {name: z, v: 3}\nold: gone\n");
+  Tree to = One("a: 2\nlist:\n- {name: z, v: 3}\n- {name: x, v: 1}\n- {name: w, v: 4}\nnew: here\n");
+  std::vector<FieldChange> changes = DiffTrees(from, to);
+  CHECK(DiffTrees(from, UndoChanges(to, changes)).empty());
+  // Only the list's changes: the rest stays as it is now.
+  std::vector<FieldChange> list_only;
+  for (const FieldChange& c : changes) {
+    if (c.path.front().name == "list") list_only.push_back(c);
+  }
+  Tree partly = UndoChanges(to, list_only);
+  CHECK(*partly.Find("list") == *from.Find("list"));
+  CHECK(partly.Find("a")->AsInt() == 2);
+}
+
+TEST_CASE("two streams are reported in every format") {
+  std::vector<Tree> from = Objects(
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n  namespace: ns\ndata:\n  a: \"1\"\n  b: x\n"
+      "---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: old\n  namespace: ns\n",
+      kFrom);
+  std::vector<Tree> to = Objects(
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n  namespace: ns\ndata:\n  a: \"2\"\n  b: x\n"
+      "  c: \"true\"\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: new\n  namespace: ns\n",
+      kTo);
+  Report report = CompareStreams(from, to, {});
+  ReportOptions options;
+
+  SUBCASE("human") {
+    CHECK(FormatReport(report, options) ==
+          "to.yaml:1: ConfigMap ns/cfg\n"
+          "  data.a\n"
+          "    \"1\" → \"2\"\n"
+          "  data.c\n"
+          "    (none) → \"true\"\n"
+          "\n"
+          "from.yaml:10: Secret ns/old: removed\n"
+          "\n"
+          "to.yaml:11: Service ns/new: added\n"
+          "\n"
+          "3 objects compared: 1 changes (2 fields), 1 added, 1 removed, 0 unchanged\n");
+  }
+  SUBCASE("human in colour") {
+    options.color = true;
+    std::string out = FormatReport(report, options);
+    CHECK(out.starts_with(
+        "\x1b[1mto.yaml:1: ConfigMap ns/cfg\x1b[m\n  data.a\n    \x1b[31m\"1\"\x1b[m → \x1b[32m\"2\"\x1b[m\n"));
+  }
+  SUBCASE("brief") {
+    options.format = ReportFormat::kBrief;
+    CHECK(FormatReport(report, options) ==
+          "to.yaml:1: ConfigMap ns/cfg changes 2 fields\n"
+          "from.yaml:10: Secret ns/old removed\n"
+          "to.yaml:11: Service ns/new added\n");
+  }
+  SUBCASE("github") {
+    options.format = ReportFormat::kGithub;
+    CHECK(FormatReport(report, options) ==
+          "::warning file=to.yaml,line=1,title=trainer diff::ConfigMap ns/cfg changes 2 fields%0A"
+          "data.a: \"1\" → \"2\"%0Adata.c: (none) → \"true\"\n"
+          "::warning file=from.yaml,line=10,title=trainer diff::Secret ns/old removed\n"
+          "::warning file=to.yaml,line=11,title=trainer diff::Service ns/new added\n");
+  }
+  SUBCASE("unified") {
+    options.format = ReportFormat::kUnified;
+    options.context = 1;
+    CHECK(FormatReport(report, options) ==
+          "--- ConfigMap ns/cfg (from.yaml)\n"
+          "+++ ConfigMap ns/cfg (to.yaml)\n"
+          "@@ -2,4 +2,5 @@\n"
+          " data:\n"
+          "-  a: \"1\"\n"
+          "+  a: \"2\"\n"
+          "   b: x\n"
+          "+  c: \"true\"\n"
+          " kind: ConfigMap\n"
+          "--- Secret ns/old (from.yaml)\n"
+          "+++ /dev/null\n"
+          "@@ -1,5 +0,0 @@\n"
+          "-apiVersion: v1\n"
+          "-kind: Secret\n"
+          "-metadata:\n"
+          "-  name: old\n"
+          "-  namespace: ns\n"
+          "--- /dev/null\n"
+          "+++ Service ns/new (to.yaml)\n"
+          "@@ -0,0 +1,5 @@\n"
+          "+apiVersion: v1\n"
+          "+kind: Service\n"
+          "+metadata:\n"
+          "+  name: new\n"
+          "+  namespace: ns\n");
+  }
+  SUBCASE("json") {
+    options.format = ReportFormat::kJson;
+    std::string out = FormatReport(report, options);
+    CHECK(
+        out.starts_with("{\n    \"objects\": [\n        {\n            \"apiVersion\": \"v1\",\n"
+                        "            \"changeType\": \"MODIFY\",\n            \"changes\": [\n"
+                        "                {\n                    \"changeType\": \"MODIFY\",\n"
+                        "                    \"field\": \"data.a\",\n                    \"newValue\": \"2\",\n"
+                        "                    \"oldValue\": \"1\",\n                    \"path\": \"/data/a\"\n"));
+    CHECK(out.find(
+              "\"summary\": {\n        \"addedObjects\": 1,\n        \"changedFields\": 2,\n"
+              "        \"differences\": true,\n        \"ignoredFields\": 0,\n        \"modifiedObjects\": 1,\n"
+              "        \"objects\": 3,\n        \"removedObjects\": 1,\n        \"unchangedObjects\": 0\n    }\n}\n") !=
+          std::string::npos);
+  }
+  CHECK(Summarize(report).Differs());
+}
+
+TEST_CASE("ignored differences are counted, dropped from every format, and taken back in unified diffs") {
+  std::vector<Tree> from = Objects("kind: ConfigMap\nmetadata: {name: cfg}\ndata: {a: x, b: y}\n", kFrom);
+  std::vector<Tree> to = Objects("kind: ConfigMap\nmetadata: {name: cfg}\ndata: {a: X, b: Y}\n", kTo);
+  Report report = CompareStreams(from, to, {IgnoreRule::Parse("ConfigMap:data.a")});
+  ReportOptions options;
+  CHECK(FormatReport(report, options) ==
+        "to.yaml:1: ConfigMap cfg (1 ignored)\n"
+        "  data.b\n"
+        "    y → Y\n"
+        "\n"
+        "1 object compared: 1 changes (1 field), 0 unchanged; 1 ignored by --ignore\n");
+  options.format = ReportFormat::kUnified;
+  CHECK(FormatReport(report, options) ==
+        "--- ConfigMap cfg (from.yaml)\n+++ ConfigMap cfg (to.yaml)\n@@ -1,6 +1,6 @@\n data:\n   a: x\n-  b: \"y\"\n+  "
+        "b: \"Y\"\n"
+        " kind: ConfigMap\n metadata:\n   name: cfg\n");
+
+  Report all = CompareStreams(from, to, {IgnoreRule::Parse("data")});
+  CHECK_FALSE(Summarize(all).Differs());
+  CHECK(FormatReport(all, {}) == "1 object compared: 0 change, 1 unchanged; 2 ignored by --ignore\n");
+  options.format = ReportFormat::kBrief;
+  CHECK(FormatReport(all, options).empty());
+}
+
+TEST_CASE("long and structured values are printed as YAML blocks") {
+  std::vector<Tree> from = Objects("kind: A\nmetadata: {name: a}\nspec: {}\n", kFrom);
+  std::vector<Tree> to = Objects(
+      "kind: A\nmetadata: {name: a}\nspec:\n  containers:\n  - name: sidecar\n    image: registry.example.com/a/very/"
+      "long/image/name:1.2.3\n    command: [/bin/sh, -c, 'sleep 1000; echo done']\n",
+      kTo);
+  CHECK(FormatReport(CompareStreams(from, to, {}), {}) ==
+        "to.yaml:1: A a\n"
+        "  spec.containers\n"
+        "    old: (none)\n"
+        "    new:\n"
+        "      - command:\n"
+        "        - /bin/sh\n"
+        "        - -c\n"
+        "        - sleep 1000; echo done\n"
+        "        image: registry.example.com/a/very/long/image/name:1.2.3\n"
+        "        name: sidecar\n"
+        "\n"
+        "1 object compared: 1 changes (1 field), 0 unchanged\n");
+}
+
+TEST_CASE("values are shown in YAML flow form, strings quoted only when they would read otherwise") {
+  std::vector<Tree> from =
+      Objects("kind: A\nmetadata: {name: a}\nv: [a, -De, \"true\", \"\", \"x: y\", 1, \"-\", {k: ~}]\n", kFrom);
+  std::vector<Tree> to = Objects("kind: A\nmetadata: {name: a}\nv: \"no\"\n", kTo);
+  std::string out = FormatReport(CompareStreams(from, to, {}), {});
+  CHECK(out.find("\n  v\n    [a, -De, \"true\", \"\", \"x: y\", 1, \"-\", {k: null}] → no\n") != std::string::npos);
+}
+
+TEST_CASE("a reordered keyed list is reported once, with both orders") {
+  std::vector<Tree> from = Objects("kind: A\nmetadata: {name: a}\nitems: [{name: x}, {name: y}]\n", kFrom);
+  std::vector<Tree> to = Objects("kind: A\nmetadata: {name: a}\nitems: [{name: y}, {name: x}]\n", kTo);
+  Report report = CompareStreams(from, to, {});
+  CHECK(FormatReport(report, {}) ==
+        "to.yaml:1: A a\n"
+        "  items (order)\n"
+        "    [x, y] → [y, x]\n"
+        "\n"
+        "1 object compared: 1 changes (1 field), 0 unchanged\n");
+  ReportOptions options;
+  options.format = ReportFormat::kJson;
+  CHECK(FormatReport(report, options)
+            .find("\"changeType\": \"REORDER\",\n                    \"field\": \"items\",\n"
+                  "                    \"newValue\": [\n                        \"y\",") != std::string::npos);
+}
+
+TEST_CASE("the legacy comparison groups by TrainJob and names the reasons") {
+  std::string file = "jobs.yaml";
+  TrainJob job;
+  job.metadata.name = "pi";
+  job.metadata.namespace_ = "hpc";
+  job.origin = Origin::Input(&file, 12, 1);
+  TrainJob same = job;
+  same.metadata.name = "same";
+  same.origin = Origin::Input(&file, 30, 1);
+  Runtime runtime = MakeRuntime({{"launcher", true, "rt:1"}, {"node", false, "rt:1"}}, true);
+  Tree legacy_jobset = JobSet({{"launcher", true, "app:2"}, {"node", false, "rt:1"}});
+  Tree current_jobset = JobSet({{"launcher", true, "app:2"}, {"node", false, "app:2"}});
+  std::vector<RenderedJob> legacy = {{&job, &runtime, {legacy_jobset}}, {&same, &runtime, {legacy_jobset}}};
+  std::vector<RenderedJob> current = {{&job, &runtime, {current_jobset}}, {&same, &runtime, {legacy_jobset}}};
+  Report report = CompareRenderings(legacy, current, {});
+  ReportOptions options;
+
+  CHECK(FormatReport(report, options) ==
+        "jobs.yaml:12: TrainJob hpc/pi\n"
+        "  JobSet ns/job\n"
+        "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
+        "      rt:1 → app:2\n"
+        "      reason: MPI nodes now run the TrainJob image\n"
+        "      source: input.yaml:26:22\n"
+        "\n"
+        "2 TrainJobs checked: 1 changes (1 field in 1 object), 1 unchanged\n");
+  options.format = ReportFormat::kBrief;
+  CHECK(FormatReport(report, options) ==
+        "jobs.yaml:12: TrainJob hpc/pi changes 1 field in 1 object (MPI nodes now run the TrainJob image)\n");
+  options.format = ReportFormat::kGithub;
+  CHECK(FormatReport(report, options) ==
+        "::warning file=jobs.yaml,line=12,title=trainer diff::TrainJob hpc/pi changes with the current image "
+        "behaviour: 1 field in 1 object%0AJobSet ns/job "
+        "spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image: rt:1 → app:2 (MPI "
+        "nodes now run the TrainJob image)\n");
+  options.format = ReportFormat::kUnified;
+  options.context = 0;
+  CHECK(FormatReport(report, options) ==
+        "# jobs.yaml:12: TrainJob hpc/pi\n"
+        "--- JobSet ns/job (legacy)\n"
+        "+++ JobSet ns/job (current)\n"
+        "@@ -25 +25 @@\n"
+        "-            - image: rt:1\n"
+        "+            - image: app:2\n");
+  options.format = ReportFormat::kJson;
+  std::string json = FormatReport(report, options);
+  CHECK(json.find("\"reason\": \"MPI nodes now run the TrainJob image\"") != std::string::npos);
+  CHECK(json.find("\"path\": \"/spec/replicatedJobs/1/template/spec/template/spec/containers/0/image\"") !=
+        std::string::npos);
+  CHECK(json.find("\"trainJob\": {\n                \"file\": \"jobs.yaml\",\n                \"line\": 12,\n"
+                  "                \"name\": \"pi\",\n                \"namespace\": \"hpc\"\n            }") !=
+        std::string::npos);
+  CHECK(json.find("\"changedTrainJobs\": 1") != std::string::npos);
+}
+
+TEST_CASE("GitHub workflow commands escape their data and properties") {
+  std::string file = "a,b:c%.yaml";
+  std::vector<Tree> from = ReadObjectStream("kind: A\nmetadata: {name: a}\nv: \"50%\"\n", &file);
+  std::vector<Tree> to = ReadObjectStream("kind: A\nmetadata: {name: a}\nv: \"line\\nbreak\"\n", &file);
+  ReportOptions options;
+  options.format = ReportFormat::kGithub;
+  CHECK(FormatReport(CompareStreams(from, to, {}), options) ==
+        "::warning file=a%2Cb%3Ac%25.yaml,line=1,title=trainer diff::A a changes 1 field%0Av: 50%25 → "
+        "\"line\\nbreak\"\n");
+}
+
+TEST_CASE("report formats are parsed by name") {
+  CHECK(ParseReportFormat("unified") == ReportFormat::kUnified);
+  CHECK(ParseReportFormat("github") == ReportFormat::kGithub);
+  CHECK_FALSE(ParseReportFormat("yaml").has_value());
+}
+
+}  // namespace trainer

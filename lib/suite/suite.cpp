@@ -1,0 +1,719 @@
+#include "suite/suite.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "diff/diff.h"
+#include "util/error.h"
+#include "util/go_format.h"
+#include "yaml/reader.h"
+#include "yaml/writer.h"
+
+namespace trainer {
+
+namespace {
+
+namespace stdfs = std::filesystem;
+
+constexpr const char* kInput = "input.yaml";
+constexpr const char* kArgs = "args";
+constexpr const char* kCurrent = "current.yaml";
+constexpr const char* kLegacy = "legacy.yaml";
+constexpr const char* kError = "error";
+constexpr const char* kCaseFiles[] = {kInput, kArgs, kCurrent, kLegacy, kError};
+constexpr const char* kArrow = " → ";
+
+std::vector<std::string> Split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, separator)) parts.push_back(part);
+  return parts;
+}
+
+std::vector<std::string> Words(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+std::string Join(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (const auto& p : parts) {
+    if (!out.empty()) out += separator;
+    out += p;
+  }
+  return out;
+}
+
+std::string Trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r' || s.back() == '\t')) s.pop_back();
+  return s;
+}
+
+// Appends the lines of `text` to `lines`, each indented.
+void AppendIndented(std::vector<std::string>& lines, const std::string& text, const std::string& indent) {
+  for (const std::string& line : Split(text, '\n')) lines.push_back(indent + line);
+}
+
+// The error as `trainer render` prints it on stderr (not on a terminal), which is what an `error`
+// file is matched against.
+std::string ErrorText(const Error& e) {
+  std::string text;
+  for (const Diagnostic& d : e.diagnostics()) {
+    if (!text.empty()) text += '\n';
+    text += (d.HasLocation() ? "" : "trainer: error: ") + d.Format();
+  }
+  return text;
+}
+
+// A path in the report form; the root (a document that is not a map) has none.
+std::string ReportPath(const Path& path) {
+  std::string text = FormatPath(path);
+  return text.empty() ? "(the whole object)" : text;
+}
+
+std::string FormatChange(const FieldChange& change) {
+  std::string path = ReportPath(change.path);
+  switch (change.kind) {
+    case FieldChange::Kind::kAdded: return path + ": (absent)" + kArrow + FlowValue(*change.to);
+    case FieldChange::Kind::kRemoved: return path + ": " + FlowValue(*change.from) + kArrow + "(absent)";
+    case FieldChange::Kind::kReordered:
+      return path + ": order " + FlowValue(*change.from) + kArrow + FlowValue(*change.to);
+    case FieldChange::Kind::kModified: break;
+  }
+  return path + ": " + FlowValue(*change.from) + kArrow + FlowValue(*change.to);
+}
+
+// Whether a string reads back as itself when printed plain, in a flow collection or after "key: ".
+bool PlainSafe(const std::string& s) {
+  if (s.empty() || s.front() == ' ' || s.back() == ' ') return false;
+  if (std::string_view("[]{},#&*!|>'\"%@`(").find(s.front()) != std::string_view::npos) return false;
+  if ((s.front() == '-' || s.front() == '?' || s.front() == ':') && (s.size() == 1 || s[1] == ' ')) return false;
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == ',' || c == '[' || c == ']' || c == '{' || c == '}') {
+      return false;
+    }
+  }
+  if (s.find(": ") != std::string::npos || s.find(" #") != std::string::npos || s.back() == ':') return false;
+  if (s.find("→") != std::string::npos) return false;
+  return ResolvePlainScalar(s, {}).IsString();
+}
+
+std::string FlowString(const std::string& s) { return PlainSafe(s) ? s : GoQuote(s); }
+
+std::string Describe(const Tree& object) { return ObjectId::Of(object).Describe(); }
+
+}  // namespace
+
+std::string FlowValue(const Tree& value) {
+  switch (value.type()) {
+    case Tree::Type::kNull: return "null";
+    case Tree::Type::kBool: return value.AsBool() ? "true" : "false";
+    case Tree::Type::kInt: return std::to_string(value.AsInt());
+    case Tree::Type::kFloat: return value.text();
+    case Tree::Type::kString: return FlowString(value.text());
+    case Tree::Type::kList: {
+      std::vector<std::string> items;
+      for (const Tree& item : value.items()) items.push_back(FlowValue(item));
+      return "[" + Join(items, ", ") + "]";
+    }
+    case Tree::Type::kMap: {
+      std::vector<std::size_t> order(value.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::sort(order.begin(), order.end(),
+                [&](std::size_t a, std::size_t b) { return YamlKeyLess(value.KeyAt(a), value.KeyAt(b)); });
+      std::vector<std::string> items;
+      for (std::size_t i : order) items.push_back(FlowString(value.KeyAt(i)) + ": " + FlowValue(value.items()[i]));
+      return "{" + Join(items, ", ") + "}";
+    }
+  }
+  return "";
+}
+
+std::vector<Tree> ExpectedObjects(std::vector<Tree> documents) {
+  std::vector<Tree> objects;
+  for (Tree& doc : documents) {
+    const Tree* items = doc.IsMap() ? doc.Find("items") : nullptr;
+    const std::string* api_version = doc.IsMap() ? doc.FindString("apiVersion") : nullptr;
+    const std::string* kind = doc.IsMap() ? doc.FindString("kind") : nullptr;
+    if (items && items->IsList() && api_version && *api_version == "v1" && kind && *kind == "List") {
+      for (const Tree& item : items->items()) objects.push_back(item);
+    } else {
+      objects.push_back(std::move(doc));
+    }
+  }
+  return objects;
+}
+
+std::vector<std::string> CompareObjects(const std::string& file, const std::vector<Tree>& expected,
+                                        const std::vector<Tree>& rendered) {
+  std::vector<std::string> lines;
+  std::vector<std::size_t> order;  // the rendered position of each paired object, in expected order
+  for (const ObjectDiff& d : DiffObjects(expected, rendered)) {
+    std::string id = d.id.Describe();
+    switch (d.type) {
+      case ChangeType::kUnchanged: break;
+      case ChangeType::kModify:
+        lines.push_back(fmt::format("{}: {}:", file, id));
+        for (const FieldChange& change : d.changes) lines.push_back("  " + FormatChange(change));
+        break;
+      case ChangeType::kRemove: lines.push_back(fmt::format("{}: {}: expected, not rendered", file, id)); break;
+      case ChangeType::kAdd: lines.push_back(fmt::format("{}: {}: rendered, not expected", file, id)); break;
+    }
+    if (d.from != nullptr && d.to != nullptr) order.push_back(static_cast<std::size_t>(d.to - rendered.data()));
+  }
+  if (!std::is_sorted(order.begin(), order.end())) {
+    std::vector<std::string> want;
+    std::vector<std::string> got;
+    for (const Tree& t : expected) want.push_back(Describe(t));
+    for (const Tree& t : rendered) got.push_back(Describe(t));
+    lines.push_back(file + ": the objects are rendered in another order:");
+    lines.push_back("  expected: " + Join(want, ", "));
+    lines.push_back("  rendered: " + Join(got, ", "));
+  }
+  return lines;
+}
+
+void ParseCaseArgs(const std::vector<std::string>& tokens, RenderRequest& request) {
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const std::string& token = tokens[i];
+    if (token == "-") throw Error("args: - (standard input) cannot be used in a test case");
+    if (token.size() < 2 || token[0] != '-') {
+      request.load.paths.push_back(token);
+      continue;
+    }
+    // --name=value, -nVALUE, or a name whose value is the next token.
+    std::string name = token;
+    std::optional<std::string> inline_value;
+    if (token.rfind("--", 0) == 0) {
+      if (auto eq = token.find('='); eq != std::string::npos) {
+        name = token.substr(0, eq);
+        inline_value = token.substr(eq + 1);
+      }
+    } else if (token.size() > 2) {
+      name = token.substr(0, 2);
+      inline_value = token.substr(2);
+    }
+    auto value = [&]() -> std::string {
+      if (inline_value) return *inline_value;
+      if (i + 1 == tokens.size()) throw Error(fmt::format("args: {} needs a value", name));
+      return tokens[++i];
+    };
+    if (name == "--legacy") {
+      throw Error(
+          "args: --legacy must not be in args: trainer test renders every case both ways, into current.yaml "
+          "and legacy.yaml");
+    } else if (name == "--generate-ssh-keys") {
+      throw Error(
+          "args: --generate-ssh-keys cannot be used in a test case: its keys are random, no expected file "
+          "can match them");
+    } else if (name == "--output-dir") {
+      throw Error("args: --output-dir cannot be used in a test case: the rendering is compared, not written");
+    } else if (name == "-r" || name == "--runtime") {
+      request.load.runtime_paths.push_back(value());
+    } else if (name == "-n" || name == "--namespace") {
+      request.load.default_namespace = value();
+    } else if (name == "-o" || name == "--output") {
+      std::string format = value();
+      if (format != "yaml" && format != "json") {
+        throw Error(fmt::format("args: {} {}: the format must be yaml or json", name, format));
+      }
+      request.format = format == "json" ? RenderRequest::Format::kJson : RenderRequest::Format::kYaml;
+    } else if (name == "-s" || name == "--show-only") {
+      request.show_only.push_back(value());
+    } else if (name == "--flux-templates") {
+      request.render.flux_templates_dir = value();
+    } else if (name == "--explain") {
+      // Comments only: they do not change what is compared, but --update writes them.
+      request.explain = true;
+    } else {
+      throw Error(fmt::format("args: unknown option {}", token));
+    }
+  }
+  if (request.explain && request.format == RenderRequest::Format::kJson) {
+    throw Error("args: --explain works with -o yaml only");
+  }
+}
+
+namespace {
+
+// The result of rendering a case one way: the output text, or the error message.
+struct Outcome {
+  bool ok = false;
+  std::string text;
+};
+
+class CaseRunner {
+ public:
+  CaseRunner(SuiteMode mode, FileSystem& fs, CaseResult& result) : mode_(mode), fs_(fs), result_(result) {}
+
+  void Run() {
+    bool has_input = Has(kInput);
+    bool has_args = Has(kArgs);
+    if (!has_input && !has_args) return RunWithoutInput();
+    if (has_input) request_.load.paths.push_back(PathOf(kInput));
+    std::vector<std::string> args_paths;
+    if (has_args) {
+      ParseCaseArgs(Words(fs_.ReadFile(PathOf(kArgs))), request_);
+      args_paths = request_.load.paths;
+      args_paths.insert(args_paths.end(), request_.load.runtime_paths.begin(), request_.load.runtime_paths.end());
+      if (!request_.render.flux_templates_dir.empty()) args_paths.push_back(request_.render.flux_templates_dir);
+    }
+    for (const std::string& p : args_paths) {
+      if (p.rfind("../shared/", 0) != 0 || fs_.Stat(p) != FileSystem::Kind::kMissing) continue;
+      result_.status = CaseResult::Status::kSkipped;
+      result_.report.push_back(p + " is absent (../shared is not beside this checkout)");
+      return;
+    }
+    // Checked before rendering, so that running from another folder cannot make --update replace
+    // the expected files by a "no such file" error.
+    for (const std::string& p : args_paths) {
+      if (fs_.Stat(p) != FileSystem::Kind::kMissing) continue;
+      throw Error(
+          fmt::format("args: {}: no such file or folder (paths in args are relative to the current folder)", p));
+    }
+    Outcome current = RenderAs(false);
+    if (current.ok) {
+      RunRenderingCase(current);
+    } else {
+      RunErrorCase(current.text);
+    }
+  }
+
+  // Sets the status and the action from what was found.
+  void Finish() {
+    if (result_.status == CaseResult::Status::kSkipped) return;
+    bool failed = unfixable_ || (differs_ && mode_ != SuiteMode::kUpdate);
+    result_.status = failed ? CaseResult::Status::kFailed : CaseResult::Status::kPassed;
+    std::vector<std::string> wrote;
+    std::vector<std::string> removed;
+    for (const ExpectedFileChange& c : result_.changes) {
+      std::string name = stdfs::path(c.path).filename().string();
+      (c.content ? wrote : removed).push_back(name);
+    }
+    std::vector<std::string> parts;
+    if (!wrote.empty()) parts.push_back("wrote " + Join(wrote, ", "));
+    if (!removed.empty()) parts.push_back("removed " + Join(removed, ", "));
+    result_.action = Join(parts, "; ");
+  }
+
+ private:
+  std::string PathOf(const char* name) const { return (stdfs::path(result_.dir) / name).string(); }
+  bool Has(const char* name) const { return fs_.Stat(PathOf(name)) == FileSystem::Kind::kFile; }
+
+  // A difference that --update repairs.
+  void Differs(const std::string& line) {
+    differs_ = true;
+    result_.report.push_back(line);
+  }
+  // A problem that no update repairs.
+  void Unfixable(const std::string& line) {
+    unfixable_ = true;
+    result_.report.push_back(line);
+  }
+  void Write(const char* name, const std::string& content) { result_.changes.push_back({PathOf(name), content}); }
+  void Remove(const char* name) { result_.changes.push_back({PathOf(name), std::nullopt}); }
+  bool updating() const { return mode_ == SuiteMode::kUpdate; }
+
+  std::vector<const char*> PresentOutputs() const {
+    std::vector<const char*> names;
+    for (const char* name : {kCurrent, kLegacy}) {
+      if (Has(name)) names.push_back(name);
+    }
+    return names;
+  }
+
+  Outcome RenderAs(bool legacy) {
+    RenderRequest request = request_;
+    request.render.legacy_image = legacy;
+    try {
+      return {true, Render(request, fs_).output};
+    } catch (const Error& e) {
+      return {false, ErrorText(e)};
+    }
+  }
+
+  // Expected files without input.yaml or args: nothing produces them any more.
+  void RunWithoutInput() {
+    std::vector<std::string> names;
+    for (const char* name : {kCurrent, kLegacy, kError}) {
+      if (!Has(name)) continue;
+      names.emplace_back(name);
+      if (updating()) Remove(name);
+    }
+    Differs(fmt::format("obsolete {}: no input.yaml or args produces {}", Join(names, ", "),
+                        names.size() == 1 ? "it" : "them"));
+  }
+
+  void RunErrorCase(const std::string& message) {
+    std::vector<const char*> outputs = PresentOutputs();
+    bool has_error = Has(kError);
+    if (!outputs.empty()) {
+      Differs(fmt::format("obsolete {}: the rendering now fails:",
+                          Join(std::vector<std::string>(outputs.begin(), outputs.end()), ", ")));
+      AppendIndented(result_.report, message, "  ");
+      if (updating()) {
+        for (const char* name : outputs) Remove(name);
+        if (!has_error) Write(kError, message + "\n");
+      }
+    }
+    if (has_error) {
+      std::string want = Trim(fs_.ReadFile(PathOf(kError)));
+      if (message.find(want) != std::string::npos) return;
+      Differs("error: the message does not contain the expected text");
+      AppendIndented(result_.report, want, "  expected: ");
+      AppendIndented(result_.report, message, "  message:  ");
+      if (updating()) Write(kError, message + "\n");
+      return;
+    }
+    if (!outputs.empty()) return;
+    // A new case whose rendering fails: recorded by --update only, since it was most likely meant
+    // to render.
+    if (updating()) {
+      Differs("the rendering fails:");
+      AppendIndented(result_.report, message, "  ");
+      Write(kError, message + "\n");
+      result_.recorded = true;
+      return;
+    }
+    Unfixable(mode_ == SuiteMode::kCheck
+                  ? "no expected file (current.yaml, legacy.yaml or error), and the rendering fails:"
+                  : "the rendering fails (trainer test --update records this message in error):");
+    AppendIndented(result_.report, message, "  ");
+  }
+
+  void RunRenderingCase(const Outcome& current) {
+    std::vector<const char*> outputs = PresentOutputs();
+    bool has_error = Has(kError);
+    if (has_error) {
+      Differs("obsolete error: the case now renders; the error it expects:");
+      AppendIndented(result_.report, Trim(fs_.ReadFile(PathOf(kError))), "  ");
+      if (updating()) Remove(kError);
+    }
+    if (outputs.empty()) return RecordNewCase(current, has_error);
+    for (const char* name : outputs) {
+      bool legacy = std::string_view(name) == kLegacy;
+      Outcome outcome = legacy ? RenderAs(true) : current;
+      if (!outcome.ok) {
+        Unfixable(fmt::format("{}: the rendering with --legacy fails:", name));
+        AppendIndented(result_.report, outcome.text, "  ");
+        continue;
+      }
+      std::vector<std::string> lines = CompareWithFile(name, outcome.text);
+      if (lines.empty()) continue;
+      for (const std::string& line : lines) Differs(line);
+      if (updating()) Write(name, outcome.text);
+    }
+  }
+
+  // A case with no current.yaml or legacy.yaml.
+  void RecordNewCase(const Outcome& current, bool has_error) {
+    if (mode_ == SuiteMode::kCheck) {
+      if (!has_error)
+        Unfixable("no expected file: current.yaml, legacy.yaml or error (trainer test without --check writes them)");
+      return;
+    }
+    // An obsolete error is replaced by --update only.
+    if (has_error && !updating()) return;
+    Outcome legacy = RenderAs(true);
+    if (!legacy.ok) {
+      Unfixable("legacy.yaml: the rendering with --legacy fails:");
+      AppendIndented(result_.report, legacy.text, "  ");
+      return;
+    }
+    Write(kCurrent, current.text);
+    Write(kLegacy, legacy.text);
+    result_.recorded = !has_error;
+  }
+
+  // Report lines for the differences between the expected file `name` and `rendered`.
+  std::vector<std::string> CompareWithFile(const char* name, const std::string& rendered) {
+    std::string path = PathOf(name);
+    std::string rendered_name = "<rendering>";
+    std::vector<Tree> expected;
+    try {
+      expected = ReadYamlStream(fs_.ReadFile(path), &path);
+    } catch (const Error& e) {
+      std::vector<std::string> lines = {fmt::format("{}: cannot be read:", name)};
+      AppendIndented(lines, e.what(), "  ");
+      return lines;
+    }
+    return CompareObjects(name, ExpectedObjects(std::move(expected)),
+                          ExpectedObjects(ReadYamlStream(rendered, &rendered_name)));
+  }
+
+  SuiteMode mode_;
+  FileSystem& fs_;
+  CaseResult& result_;
+  RenderRequest request_;
+  bool differs_ = false;
+  bool unfixable_ = false;
+};
+
+// `path` without "./", "a/../" and a trailing separator.
+std::string Normalize(const stdfs::path& path) {
+  stdfs::path p = path.lexically_normal();
+  std::string s = p.string();
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s.empty() ? "." : s;
+}
+
+void CollectCases(const stdfs::path& dir, std::vector<std::string>& out) {
+  std::vector<stdfs::path> children;
+  std::error_code ec;
+  for (stdfs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    // Symbolic links are not followed, so that a loop cannot recurse forever.
+    std::error_code entry_ec;
+    if (name.empty() || name[0] == '.' || !stdfs::is_directory(it->symlink_status(entry_ec))) continue;
+    children.push_back(it->path());
+  }
+  if (ec) throw Error(fmt::format("{}: {}", dir.string(), ec.message()));
+  std::sort(children.begin(), children.end());
+  for (const stdfs::path& child : children) {
+    std::string normalized = Normalize(child);
+    if (IsCaseDir(normalized)) {
+      out.push_back(normalized);
+    } else {
+      CollectCases(child, out);
+    }
+  }
+}
+
+std::string XmlEscape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\n':
+      case '\t': out += c; break;
+      default:
+        // XML 1.0 has no way to write the other control characters.
+        out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
+    }
+  }
+  return out;
+}
+
+// The first report line, for JUnit's one-line failure message.
+std::string FailureMessage(const CaseResult& c) {
+  if (c.report.empty()) return "failed";
+  std::string line = c.report.front();
+  if (!line.empty() && line.back() == ':') line.pop_back();
+  return line;
+}
+
+}  // namespace
+
+std::string TemporaryName(const std::string& path) { return path + ".trainer-tmp"; }
+
+void ApplyChanges(const std::vector<ExpectedFileChange>& changes, FileWriter& writer) {
+  auto remove_quietly = [&writer](const std::string& path) {
+    try {
+      writer.Remove(path);
+    } catch (const Error&) {
+      // The file stays behind under its temporary name; the expected files are unharmed.
+    }
+  };
+  std::vector<const ExpectedFileChange*> staged;
+  for (const ExpectedFileChange& c : changes) {
+    if (!c.content) continue;
+    try {
+      writer.WriteFile(TemporaryName(c.path), *c.content);
+    } catch (const Error& e) {
+      for (const ExpectedFileChange* s : staged) remove_quietly(TemporaryName(s->path));
+      remove_quietly(TemporaryName(c.path));
+      throw Error(fmt::format("cannot update the expected files: {}; no expected file was changed", e.what()));
+    }
+    staged.push_back(&c);
+  }
+  for (std::size_t i = 0; i < staged.size(); ++i) {
+    try {
+      writer.Rename(TemporaryName(staged[i]->path), staged[i]->path);
+    } catch (const Error& e) {
+      for (std::size_t j = i; j < staged.size(); ++j) remove_quietly(TemporaryName(staged[j]->path));
+      throw Error(
+          fmt::format("cannot update the expected files: {}; {} of {} files were replaced, each file is "
+                      "whole (old or new)",
+                      e.what(), i, staged.size()));
+    }
+  }
+  for (const ExpectedFileChange& c : changes) {
+    if (c.content) continue;
+    try {
+      writer.Remove(c.path);
+    } catch (const Error& e) {
+      throw Error(fmt::format("cannot remove an obsolete expected file: {}", e.what()));
+    }
+  }
+}
+
+namespace {
+
+class RealFileWriter : public FileWriter {
+ public:
+  void WriteFile(const std::string& path, const std::string& content) override {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
+    out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    out.close();
+    if (!out) throw Error(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+  }
+  void Rename(const std::string& from, const std::string& to) override {
+    std::error_code ec;
+    stdfs::rename(from, to, ec);
+    if (ec) throw Error(fmt::format("{}: cannot rename to {}: {}", from, to, ec.message()));
+  }
+  void Remove(const std::string& path) override {
+    std::error_code ec;
+    stdfs::remove(path, ec);
+    if (ec) throw Error(fmt::format("{}: cannot remove: {}", path, ec.message()));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<FileWriter> NewRealFileWriter() { return std::make_unique<RealFileWriter>(); }
+
+bool IsCaseDir(const std::string& dir) {
+  std::error_code ec;
+  return std::any_of(std::begin(kCaseFiles), std::end(kCaseFiles),
+                     [&](const char* name) { return stdfs::is_regular_file(stdfs::path(dir) / name, ec); });
+}
+
+std::vector<std::string> FindCases(const std::vector<std::string>& dirs) {
+  std::vector<std::string> cases;
+  Diagnostics problems;
+  auto problem = [&problems](std::string message) { problems.Add(Diagnostic{{}, "", "", std::move(message)}); };
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    stdfs::file_status status = stdfs::status(dir, ec);
+    if (!stdfs::exists(status)) {
+      problem(fmt::format("{}: no such folder", dir));
+      continue;
+    }
+    if (!stdfs::is_directory(status)) {
+      problem(fmt::format("{}: not a folder", dir));
+      continue;
+    }
+    std::size_t before = cases.size();
+    std::string normalized = Normalize(dir);
+    if (IsCaseDir(normalized)) {
+      cases.push_back(normalized);
+    } else {
+      CollectCases(normalized, cases);
+    }
+    if (cases.size() == before) {
+      problem(fmt::format(
+          "{}: no test case in it (a folder holding input.yaml, args, current.yaml, legacy.yaml or error)", dir));
+    }
+  }
+  problems.Checkpoint();
+  // A case named by two DIRs runs once.
+  std::set<std::string> seen;
+  std::erase_if(cases, [&seen](const std::string& c) { return !seen.insert(c).second; });
+  return cases;
+}
+
+CaseResult RunCase(const std::string& dir, SuiteMode mode, FileSystem& fs) {
+  CaseResult result;
+  result.dir = dir;
+  CaseRunner runner(mode, fs, result);
+  try {
+    runner.Run();
+    runner.Finish();
+  } catch (const Error& e) {
+    // The case cannot be run as written (unreadable file, bad args): it fails, and changes nothing.
+    result.changes.clear();
+    result.recorded = false;
+    result.action.clear();
+    AppendIndented(result.report, e.what(), "");
+    result.status = CaseResult::Status::kFailed;
+  }
+  return result;
+}
+
+SuiteResult RunSuite(const std::vector<std::string>& case_dirs, SuiteMode mode, FileSystem& fs) {
+  SuiteResult suite;
+  for (const std::string& dir : case_dirs) {
+    CaseResult result = RunCase(dir, mode, fs);
+    switch (result.status) {
+      case CaseResult::Status::kPassed: ++suite.passed; break;
+      case CaseResult::Status::kFailed: ++suite.failed; break;
+      case CaseResult::Status::kSkipped: ++suite.skipped; break;
+    }
+    suite.cases.push_back(std::move(result));
+  }
+  return suite;
+}
+
+std::string FormatText(const SuiteResult& result) {
+  std::string out;
+  for (const CaseResult& c : result.cases) {
+    switch (c.status) {
+      case CaseResult::Status::kSkipped: out += fmt::format("SKIP {}: {}\n", c.dir, Join(c.report, " ")); continue;
+      case CaseResult::Status::kFailed: out += fmt::format("FAIL {}\n", c.dir); break;
+      case CaseResult::Status::kPassed:
+        if (c.action.empty()) continue;
+        out += fmt::format("{} {}: {}\n", c.recorded ? "NEW" : "UPDATED", c.dir, c.action);
+        break;
+    }
+    for (const std::string& line : c.report) out += "  " + line + "\n";
+    if (c.status == CaseResult::Status::kFailed && !c.action.empty()) out += "  updated: " + c.action + "\n";
+  }
+  out += fmt::format("{} passed, {} failed", result.passed, result.failed);
+  if (result.skipped > 0) out += fmt::format(", {} skipped", result.skipped);
+  return out + "\n";
+}
+
+std::string FormatJUnit(const SuiteResult& result) {
+  std::size_t total = result.cases.size();
+  std::string counts =
+      fmt::format(R"(tests="{}" failures="{}" errors="0" skipped="{}")", total, result.failed, result.skipped);
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format("<testsuites name=\"trainer test\" {}>\n", counts);
+  out += fmt::format("  <testsuite name=\"trainer test\" {}>\n", counts);
+  for (const CaseResult& c : result.cases) {
+    stdfs::path dir(c.dir);
+    std::string parent = dir.parent_path().string();
+    std::string open = fmt::format(R"(    <testcase classname="{}" name="{}")",
+                                   XmlEscape(parent.empty() ? "." : parent), XmlEscape(dir.filename().string()));
+    std::string report = Join(c.report, "\n");
+    switch (c.status) {
+      case CaseResult::Status::kPassed:
+        if (c.action.empty()) {
+          out += open + "/>\n";
+        } else {
+          out += open + ">\n      <system-out>" + XmlEscape(c.action + (report.empty() ? "" : "\n" + report)) +
+                 "</system-out>\n    </testcase>\n";
+        }
+        break;
+      case CaseResult::Status::kFailed:
+        out += open + ">\n" +
+               fmt::format("      <failure message=\"{}\" type=\"mismatch\">{}</failure>\n",
+                           XmlEscape(FailureMessage(c)), XmlEscape(report)) +
+               "    </testcase>\n";
+        break;
+      case CaseResult::Status::kSkipped:
+        out += open + ">\n" + fmt::format("      <skipped message=\"{}\"/>\n", XmlEscape(report)) + "    </testcase>\n";
+        break;
+    }
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+}  // namespace trainer

@@ -1,0 +1,116 @@
+// `trainer test`: runs folders of golden cases in the project's layout and compares semantically.
+//
+// A case is a folder holding `input.yaml` and/or `args` (extra render arguments, whitespace-separated,
+// paths relative to the current directory), and the expected result: `current.yaml` and/or
+// `legacy.yaml` (the rendering without and with --legacy), or `error` (text the error message must
+// contain). Renderings are compared as object trees: map order, quoting, comments and the JSON/YAML
+// spelling do not matter, list order does. Differences are named by lib/diff field paths.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "input/loader.h"
+#include "render/render.h"
+#include "yaml/tree.h"
+
+namespace trainer {
+
+// Where expected files are written, behind an interface so that tests can make a write fail.
+class FileWriter {
+ public:
+  virtual ~FileWriter() = default;
+  // Creates or truncates `path` and writes all of `content`. Throws Error naming the path.
+  virtual void WriteFile(const std::string& path, const std::string& content) = 0;
+  // Replaces `to` by `from` in one step (rename(2)). Throws Error naming the paths.
+  virtual void Rename(const std::string& from, const std::string& to) = 0;
+  // Removes `path`; a missing file is not an error. Throws Error naming the path.
+  virtual void Remove(const std::string& path) = 0;
+};
+
+std::unique_ptr<FileWriter> NewRealFileWriter();
+
+// One change to an expected file: new content, or the removal of an obsolete file.
+struct ExpectedFileChange {
+  std::string path;
+  std::optional<std::string> content;  // nullopt: remove
+};
+
+// The name a new content is staged under before it is renamed into place.
+std::string TemporaryName(const std::string& path);
+
+// Applies `changes` so that every file is always either whole and old or whole and new: all new
+// contents are first written to temporaries (TemporaryName); if one of them fails, the
+// temporaries are removed and no expected file has changed. Then each temporary is renamed over
+// its file, then obsolete files are removed. Throws Error saying what was and was not changed.
+void ApplyChanges(const std::vector<ExpectedFileChange>& changes, FileWriter& writer);
+
+enum class SuiteMode {
+  kRecord,  // the default: compare, and write the expected files of cases that have none
+  kCheck,   // compare only; a case without expected files fails (for CI)
+  kUpdate,  // rewrite the expected files that differ, remove the obsolete ones
+};
+
+// The options of one case's `args` file, parsed into a render request. Throws Error
+// ("args: ...") for options that cannot be used in a case: --legacy (both modes are always
+// rendered), --generate-ssh-keys (random), --output-dir, stdin and unknown options.
+void ParseCaseArgs(const std::vector<std::string>& tokens, RenderRequest& request);
+
+// The objects of a rendering or an expected file: its documents, with v1 List documents (the
+// shape of `-o json`) replaced by their items.
+std::vector<Tree> ExpectedObjects(std::vector<Tree> documents);
+
+// Report lines saying how `rendered` differs from `expected`, one object at a time, expected on
+// the left of each arrow: "<file>: JobSet default/job:" then "  <field path>: old → new". Also
+// objects missing on either side and objects in another order. Empty when they agree.
+std::vector<std::string> CompareObjects(const std::string& file, const std::vector<Tree>& expected,
+                                        const std::vector<Tree>& rendered);
+
+// The one-line form of a value in reports: scalars as YAML plain scalars, quoted when they would
+// read back as another type, maps and lists in flow style.
+std::string FlowValue(const Tree& value);
+
+struct CaseResult {
+  enum class Status { kPassed, kFailed, kSkipped };
+  std::string dir;
+  Status status = Status::kPassed;
+  // What differs or went wrong, for failures; for updated cases, what was different; for skipped
+  // ones, why. Lines relative to the case, continuation lines indented by two spaces.
+  std::vector<std::string> report;
+  // For cases whose expected files are (re)written: "wrote current.yaml, legacy.yaml; removed error".
+  std::string action;
+  bool recorded = false;  // a new case whose expected files are written for the first time
+  std::vector<ExpectedFileChange> changes;
+};
+
+struct SuiteResult {
+  std::vector<CaseResult> cases;
+  std::size_t passed = 0;
+  std::size_t failed = 0;
+  std::size_t skipped = 0;
+};
+
+// Whether `dir` holds any file of a case (input.yaml, args, current.yaml, legacy.yaml, error).
+bool IsCaseDir(const std::string& dir);
+
+// The case folders of each DIR, in order: DIR itself when it is a case, otherwise every case
+// below it (sorted by name, not looking inside cases, hidden folders left out). Throws Error for
+// a DIR that is missing, is not a folder or holds no case.
+std::vector<std::string> FindCases(const std::vector<std::string>& dirs);
+
+// Renders one case in-process and compares it with its expected files. Never throws for a
+// problem of the case itself (it fails); the changes it would make are returned, not applied.
+CaseResult RunCase(const std::string& dir, SuiteMode mode, FileSystem& fs);
+
+SuiteResult RunSuite(const std::vector<std::string>& case_dirs, SuiteMode mode, FileSystem& fs);
+
+// The text report: failing, skipped, new and updated cases, then "N passed, N failed[, N skipped]".
+std::string FormatText(const SuiteResult& result);
+
+// JUnit XML: one testsuite, one testcase per case (classname: its parent folder).
+std::string FormatJUnit(const SuiteResult& result);
+
+}  // namespace trainer

@@ -1,0 +1,525 @@
+#include "suite/suite.h"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "tests/fake_fs.h"
+#include "util/error.h"
+#include "yaml/reader.h"
+
+namespace trainer {
+
+namespace {
+
+namespace stdfs = std::filesystem;
+using Lines = std::vector<std::string>;
+
+constexpr const char* kInput = R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {name: plain}
+spec:
+  template:
+    spec:
+      replicatedJobs: [{name: node, template: {spec: {template: {spec: {containers: [{name: node, image: a}]}}}}}]
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: job}
+spec: {runtimeRef: {name: plain}}
+)";
+
+// What kInput renders to, written by hand: map order, flow style, quoting and comments differ
+// from the renderer's output.
+constexpr const char* kExpected = R"(# written by hand
+kind: JobSet
+apiVersion: "jobset.x-k8s.io/v1alpha2"
+metadata:
+  namespace: default
+  name: job
+  ownerReferences: [{kind: TrainJob, name: job, uid: '', apiVersion: trainer.kubeflow.org/v1alpha1, controller: true, blockOwnerDeletion: true}]
+spec:
+  suspend: false
+  replicatedJobs:
+  - {name: node, groupName: default, replicas: 1, template: {metadata: {}, spec: {parallelism: 1, completions: 1, template: {metadata: {}, spec: {containers: [{name: node, image: a, resources: {}}]}}}}}
+)";
+
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+std::vector<Tree> Read(const std::string& text) {
+  static const std::string kName = "test.yaml";
+  return ExpectedObjects(ReadYamlStream(text, &kName));
+}
+
+// A suite folder "s" with one case "s/c" holding kInput and the given expected files.
+testing::FakeFileSystem CaseFiles(const std::map<std::string, std::string>& expected) {
+  testing::FakeFileSystem fs;
+  fs.files["s/c/input.yaml"] = kInput;
+  for (const auto& [name, content] : expected) fs.files["s/c/" + name] = content;
+  return fs;
+}
+
+std::vector<std::string> ChangedPaths(const CaseResult& result) {
+  std::vector<std::string> out;
+  for (const auto& c : result.changes) out.push_back((c.content ? "write " : "remove ") + c.path);
+  return out;
+}
+
+// Files in memory; the n-th write or rename fails (counting from 0), a failed write leaving half
+// of its content behind as a full disk would.
+class FakeFileWriter : public FileWriter {
+ public:
+  std::map<std::string, std::string> files;
+  int fail_write = -1;
+  int fail_rename = -1;
+
+  void WriteFile(const std::string& path, const std::string& content) override {
+    if (writes_++ == fail_write) {
+      files[path] = content.substr(0, content.size() / 2);
+      throw Error(path + ": cannot write: No space left on device");
+    }
+    files[path] = content;
+  }
+  void Rename(const std::string& from, const std::string& to) override {
+    if (renames_++ == fail_rename) throw Error(from + ": cannot rename to " + to + ": Input/output error");
+    files[to] = files.at(from);
+    files.erase(from);
+  }
+  void Remove(const std::string& path) override { files.erase(path); }
+
+ private:
+  int writes_ = 0;
+  int renames_ = 0;
+};
+
+// A scratch folder, removed at the end of the test.
+struct TempDir {
+  stdfs::path path;
+  TempDir() {
+    static int counter = 0;
+    path = stdfs::temp_directory_path() /
+           ("trainer-suite-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    stdfs::remove_all(path);
+    stdfs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    stdfs::remove_all(path, ec);
+  }
+  std::string Put(const std::string& name, const std::string& content) const {
+    stdfs::path file = path / name;
+    stdfs::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << content;
+    return file.string();
+  }
+};
+
+std::string Slurp(const stdfs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("FlowValue prints scalars plain unless they would read back as another type") {
+  CHECK(FlowValue(Tree::String("busybox:1.36")) == "busybox:1.36");
+  CHECK(FlowValue(Tree::String("-c")) == "-c");
+  CHECK(FlowValue(Tree::String("echo ready")) == "echo ready");
+  CHECK(FlowValue(Tree::String("1")) == "\"1\"");
+  CHECK(FlowValue(Tree::String("true")) == "\"true\"");
+  CHECK(FlowValue(Tree::String("")) == "\"\"");
+  CHECK(FlowValue(Tree::String("a: b")) == "\"a: b\"");
+  CHECK(FlowValue(Tree::String("two\nlines")) == "\"two\\nlines\"");
+  CHECK(FlowValue(Tree::Int(3)) == "3");
+  CHECK(FlowValue(Tree::Null()) == "null");
+  CHECK(FlowValue(Read("{b: 1, a: [x, '2'], c: {}}")[0]) == "{a: [x, \"2\"], b: 1, c: {}}");
+}
+
+TEST_CASE("CompareObjects ignores map order, quoting and comments, but not list order") {
+  std::vector<Tree> expected = Read(
+      "# a comment\nkind: JobSet\napiVersion: v1\nmetadata: {name: j, namespace: d}\n"
+      "spec: {args: [a, b], image: 'x'}\n");
+  std::vector<Tree> same = Read(
+      "apiVersion: v1\nkind: JobSet\nmetadata:\n  namespace: d\n  name: j\nspec:\n  image: x\n"
+      "  args:\n  - a\n  - b\n");
+  CHECK(CompareObjects("current.yaml", expected, same).empty());
+  std::vector<Tree> swapped = Read(
+      "{apiVersion: v1, kind: JobSet, metadata: {name: j, namespace: d}, "
+      "spec: {args: [b, a], image: x}}");
+  CHECK(CompareObjects("current.yaml", expected, swapped) ==
+        Lines{"current.yaml: JobSet d/j:", "  spec.args[0]: a → b", "  spec.args[1]: b → a"});
+}
+
+TEST_CASE("CompareObjects names changed values, type changes, added and removed fields by their paths") {
+  std::vector<Tree> expected =
+      Read("{kind: JobSet, metadata: {name: j}, spec: {containers: [{name: node, image: old, port: 1}], x: 1}}");
+  std::vector<Tree> rendered = Read(
+      "{kind: JobSet, metadata: {name: j}, spec: {containers: [{name: node, image: new, env: [{name: A}]}], "
+      "x: '1'}}");
+  CHECK(CompareObjects("legacy.yaml", expected, rendered) ==
+        Lines{"legacy.yaml: JobSet j:", "  spec.containers[name=node].env: (absent) → [{name: A}]",
+              "  spec.containers[name=node].image: old → new", "  spec.containers[name=node].port: 1 → (absent)",
+              "  spec.x: 1 → \"1\""});
+}
+
+TEST_CASE("CompareObjects reports objects missing on either side and objects in another order") {
+  std::vector<Tree> a = Read("{kind: JobSet, metadata: {name: j}}\n---\n{kind: Secret, metadata: {name: s}}\n");
+  std::vector<Tree> b = Read("{kind: Secret, metadata: {name: s}}\n---\n{kind: JobSet, metadata: {name: j}}\n");
+  CHECK(CompareObjects("current.yaml", a, b) ==
+        Lines{"current.yaml: the objects are rendered in another order:", "  expected: JobSet j, Secret s",
+              "  rendered: Secret s, JobSet j"});
+  std::vector<Tree> c = Read("{kind: JobSet, metadata: {name: j}}\n---\n{kind: ConfigMap, metadata: {name: m}}\n");
+  CHECK(CompareObjects("current.yaml", a, c) ==
+        Lines{"current.yaml: Secret s: expected, not rendered", "current.yaml: ConfigMap m: rendered, not expected"});
+}
+
+TEST_CASE("a v1 List in JSON holds the same objects as a YAML stream") {
+  std::vector<Tree> json = Read(R"({"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""},
+    "items": [{"kind": "JobSet", "metadata": {"name": "j"}, "spec": {"n": 1}}]})");
+  REQUIRE(json.size() == 1);
+  CHECK(CompareObjects("current.yaml", json, Read("kind: JobSet\nmetadata: {name: j}\nspec: {n: 1}\n")).empty());
+}
+
+TEST_CASE("ParseCaseArgs takes the render options that change what is rendered") {
+  RenderRequest request;
+  ParseCaseArgs({"jobs.yaml", "-r", "rt.yaml", "--runtime=more.yaml", "-nteam", "-o", "json", "-s", "JobSet/j",
+                 "--show-only=Secret", "--flux-templates", "templates"},
+                request);
+  CHECK(request.load.paths == Lines{"jobs.yaml"});
+  CHECK(request.load.runtime_paths == Lines{"rt.yaml", "more.yaml"});
+  CHECK(request.load.default_namespace == "team");
+  CHECK(request.format == RenderRequest::Format::kJson);
+  CHECK(request.show_only == Lines{"JobSet/j", "Secret"});
+  CHECK(request.render.flux_templates_dir == "templates");
+}
+
+TEST_CASE("ParseCaseArgs rejects --legacy, random keys, stdin, unknown options and missing values") {
+  auto problem = [](const Lines& tokens) {
+    RenderRequest request;
+    try {
+      ParseCaseArgs(tokens, request);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(problem({"--legacy"}) ==
+        "args: --legacy must not be in args: trainer test renders every case both ways, into "
+        "current.yaml and legacy.yaml");
+  CHECK(
+      problem({"--generate-ssh-keys"}) ==
+      "args: --generate-ssh-keys cannot be used in a test case: its keys are random, no expected file can match them");
+  CHECK(problem({"-"}) == "args: - (standard input) cannot be used in a test case");
+  CHECK(problem({"--verbose"}) == "args: unknown option --verbose");
+  CHECK(problem({"-o", "xml"}) == "args: -o xml: the format must be yaml or json");
+  CHECK(problem({"a.yaml", "-r"}) == "args: -r needs a value");
+}
+
+TEST_CASE("a case whose expected files match its rendering passes") {
+  auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", kExpected}});
+  for (SuiteMode mode : {SuiteMode::kRecord, SuiteMode::kCheck, SuiteMode::kUpdate}) {
+    CaseResult result = RunCase("s/c", mode, fs);
+    CHECK(result.status == CaseResult::Status::kPassed);
+    CHECK(result.report.empty());
+    CHECK(result.changes.empty());
+  }
+}
+
+TEST_CASE("a wrong expected value fails with its field path, and --update rewrites only that file") {
+  auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", Replace(kExpected, "image: a", "image: z")}});
+  CaseResult result = RunCase("s/c", SuiteMode::kRecord, fs);
+  CHECK(result.status == CaseResult::Status::kFailed);
+  CHECK(result.report ==
+        Lines{"legacy.yaml: JobSet default/job:",
+              "  spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image: z → a"});
+  CHECK(result.changes.empty());
+  CHECK(RunCase("s/c", SuiteMode::kCheck, fs).status == CaseResult::Status::kFailed);
+
+  CaseResult updated = RunCase("s/c", SuiteMode::kUpdate, fs);
+  CHECK(updated.status == CaseResult::Status::kPassed);
+  CHECK(updated.action == "wrote legacy.yaml");
+  CHECK(ChangedPaths(updated) == Lines{"write s/c/legacy.yaml"});
+  CHECK(updated.changes[0].content->find("# Source: s/c/input.yaml: TrainJob default/job") != std::string::npos);
+}
+
+TEST_CASE("an error file passes when the message contains it, and fails showing both otherwise") {
+  testing::FakeFileSystem fs;
+  fs.files["s/e/input.yaml"] = Replace(kInput, "name: plain}}", "name: missing}}");
+  fs.files["s/e/error"] = "spec.runtimeRef: ClusterTrainingRuntime \"missing\" not found\n";
+  CHECK(RunCase("s/e", SuiteMode::kCheck, fs).status == CaseResult::Status::kPassed);
+  fs.files["s/e/error"] = "something else\n";
+  CaseResult result = RunCase("s/e", SuiteMode::kCheck, fs);
+  CHECK(result.status == CaseResult::Status::kFailed);
+  CHECK(result.report ==
+        Lines{"error: the message does not contain the expected text", "  expected: something else",
+              "  message:  s/e/input.yaml:12:8: TrainJob default/job: spec.runtimeRef: "
+              "ClusterTrainingRuntime \"missing\" not found; loaded runtimes: ClusterTrainingRuntime plain"});
+  CaseResult updated = RunCase("s/e", SuiteMode::kUpdate, fs);
+  CHECK(updated.status == CaseResult::Status::kPassed);
+  REQUIRE(ChangedPaths(updated) == Lines{"write s/e/error"});
+  CHECK(*updated.changes[0].content ==
+        "s/e/input.yaml:12:8: TrainJob default/job: spec.runtimeRef: ClusterTrainingRuntime \"missing\" not found; "
+        "loaded runtimes: ClusterTrainingRuntime plain\n");
+}
+
+TEST_CASE("expected renderings of a case whose rendering now fails are obsolete") {
+  auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", kExpected}});
+  fs.files["s/c/input.yaml"] = Replace(kInput, "name: plain}}", "name: missing}}");
+  CaseResult result = RunCase("s/c", SuiteMode::kRecord, fs);
+  CHECK(result.status == CaseResult::Status::kFailed);
+  CHECK(result.report == Lines{"obsolete current.yaml, legacy.yaml: the rendering now fails:",
+                               "  s/c/input.yaml:12:8: TrainJob default/job: spec.runtimeRef: ClusterTrainingRuntime "
+                               "\"missing\" not found; loaded runtimes: ClusterTrainingRuntime plain"});
+  CHECK(result.changes.empty());
+  CaseResult updated = RunCase("s/c", SuiteMode::kUpdate, fs);
+  CHECK(updated.status == CaseResult::Status::kPassed);
+  CHECK(updated.action == "wrote error; removed current.yaml, legacy.yaml");
+}
+
+TEST_CASE("an error file of a case that now renders is obsolete") {
+  auto fs = CaseFiles({{"error", "not found\n"}});
+  CaseResult result = RunCase("s/c", SuiteMode::kRecord, fs);
+  CHECK(result.status == CaseResult::Status::kFailed);
+  CHECK(result.report == Lines{"obsolete error: the case now renders; the error it expects:", "  not found"});
+  CHECK(result.changes.empty());
+  CaseResult updated = RunCase("s/c", SuiteMode::kUpdate, fs);
+  CHECK(updated.status == CaseResult::Status::kPassed);
+  CHECK(updated.action == "wrote current.yaml, legacy.yaml; removed error");
+}
+
+TEST_CASE("expected files that no input produces are obsolete") {
+  testing::FakeFileSystem fs;
+  fs.files["s/gone/current.yaml"] = kExpected;
+  fs.files["s/gone/legacy.yaml"] = kExpected;
+  CaseResult result = RunCase("s/gone", SuiteMode::kCheck, fs);
+  CHECK(result.status == CaseResult::Status::kFailed);
+  CHECK(result.report == Lines{"obsolete current.yaml, legacy.yaml: no input.yaml or args produces them"});
+  CHECK(ChangedPaths(RunCase("s/gone", SuiteMode::kUpdate, fs)) ==
+        Lines{"remove s/gone/current.yaml", "remove s/gone/legacy.yaml"});
+}
+
+TEST_CASE("a new case is recorded by default, fails under --check, and a failing one is recorded by --update only") {
+  auto fs = CaseFiles({});
+  CaseResult recorded = RunCase("s/c", SuiteMode::kRecord, fs);
+  CHECK(recorded.status == CaseResult::Status::kPassed);
+  CHECK(recorded.recorded);
+  CHECK(ChangedPaths(recorded) == Lines{"write s/c/current.yaml", "write s/c/legacy.yaml"});
+  CHECK(CompareObjects("current.yaml", Read(kExpected), Read(*recorded.changes[0].content)).empty());
+
+  CaseResult checked = RunCase("s/c", SuiteMode::kCheck, fs);
+  CHECK(checked.status == CaseResult::Status::kFailed);
+  CHECK(checked.report ==
+        Lines{"no expected file: current.yaml, legacy.yaml or error (trainer test without --check writes them)"});
+  CHECK(checked.changes.empty());
+
+  fs.files["s/c/input.yaml"] = Replace(kInput, "name: plain}}", "name: missing}}");
+  CaseResult failing = RunCase("s/c", SuiteMode::kRecord, fs);
+  CHECK(failing.status == CaseResult::Status::kFailed);
+  CHECK(failing.report.at(0) == "the rendering fails (trainer test --update records this message in error):");
+  CHECK(failing.changes.empty());
+  CHECK(ChangedPaths(RunCase("s/c", SuiteMode::kUpdate, fs)) == Lines{"write s/c/error"});
+}
+
+TEST_CASE("args are passed to the rendering, relative to the current directory, with -o json compared as a List") {
+  testing::FakeFileSystem fs;
+  fs.files["inputs/jobs.yaml"] = kInput;
+  fs.files["s/j/args"] = "inputs/jobs.yaml -o json\n";
+  fs.files["s/j/current.yaml"] = std::string(R"({"apiVersion": "v1", "kind": "List", "items": [)") +
+                                 R"({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+      "metadata": {"name": "job", "namespace": "default"}}]})";
+  CaseResult result = RunCase("s/j", SuiteMode::kCheck, fs);
+  CHECK(result.status == CaseResult::Status::kFailed);
+  CHECK(result.report.at(0) == "current.yaml: JobSet default/job:");
+  CHECK(result.report.at(1).rfind("  metadata.ownerReferences: (absent) → [{apiVersion: trainer.kubeflow.org/v1alpha1",
+                                  0) == 0);
+  CaseResult updated = RunCase("s/j", SuiteMode::kUpdate, fs);
+  REQUIRE(updated.changes.size() == 1);
+  CHECK(updated.changes[0].content->rfind("{\n    \"apiVersion\": \"v1\",\n", 0) == 0);
+}
+
+TEST_CASE("a case with a bad args file fails and changes nothing") {
+  auto fs = CaseFiles({});
+  fs.files["s/c/args"] = "--legacy\n";
+  CaseResult result = RunCase("s/c", SuiteMode::kUpdate, fs);
+  CHECK(result.status == CaseResult::Status::kFailed);
+  CHECK(result.report == Lines{"args: --legacy must not be in args: trainer test renders every case both ways, into "
+                               "current.yaml and legacy.yaml"});
+  CHECK(result.changes.empty());
+}
+
+TEST_CASE("a missing path in args fails the case, and --update does not replace its expected files by an error") {
+  auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", kExpected}});
+  fs.files["s/c/args"] = "-r runtimes/elsewhere.yaml\n";
+  CaseResult result = RunCase("s/c", SuiteMode::kUpdate, fs);
+  CHECK(result.status == CaseResult::Status::kFailed);
+  CHECK(result.report == Lines{"args: runtimes/elsewhere.yaml: no such file or folder (paths in args are relative to "
+                               "the current folder)"});
+  CHECK(result.changes.empty());
+}
+
+TEST_CASE("a case naming an absent file under ../shared is skipped") {
+  auto fs = CaseFiles({});
+  fs.files["s/c/args"] = "-r ../shared/upstream/runtimes/absent.yaml\n";
+  CaseResult result = RunCase("s/c", SuiteMode::kCheck, fs);
+  CHECK(result.status == CaseResult::Status::kSkipped);
+  CHECK(result.report ==
+        Lines{"../shared/upstream/runtimes/absent.yaml is absent (../shared is not beside this checkout)"});
+}
+
+TEST_CASE("an update writes temporaries first, then renames them into place, then removes obsolete files") {
+  FakeFileWriter writer;
+  writer.files = {{"a/current.yaml", "old a"}, {"b/current.yaml", "old b"}, {"c/error", "old c"}};
+  ApplyChanges({{"a/current.yaml", "new a"}, {"b/legacy.yaml", "new b"}, {"c/error", std::nullopt}}, writer);
+  CHECK(writer.files == std::map<std::string, std::string>{
+                            {"a/current.yaml", "new a"}, {"b/current.yaml", "old b"}, {"b/legacy.yaml", "new b"}});
+}
+
+TEST_CASE("an update interrupted by a failed write leaves every old file whole and no temporary behind") {
+  FakeFileWriter writer;
+  const std::map<std::string, std::string> before = {
+      {"a/current.yaml", "old a"}, {"b/current.yaml", "old b"}, {"c/error", "old c"}};
+  writer.files = before;
+  writer.fail_write = 1;
+  std::string message;
+  try {
+    ApplyChanges({{"a/current.yaml", "new a"}, {"b/current.yaml", "new b"}, {"c/error", std::nullopt}}, writer);
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  CHECK(message ==
+        "cannot update the expected files: b/current.yaml.trainer-tmp: cannot write: No space left on "
+        "device; no expected file was changed");
+  CHECK(writer.files == before);
+}
+
+TEST_CASE("an update interrupted by a failed rename leaves each file whole, old or new") {
+  FakeFileWriter writer;
+  writer.files = {{"a/current.yaml", "old a"}, {"b/current.yaml", "old b"}, {"c/error", "old c"}};
+  writer.fail_rename = 1;
+  std::string message;
+  try {
+    ApplyChanges({{"a/current.yaml", "new a"}, {"b/current.yaml", "new b"}, {"c/error", std::nullopt}}, writer);
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  CHECK(message ==
+        "cannot update the expected files: b/current.yaml.trainer-tmp: cannot rename to b/current.yaml: "
+        "Input/output error; 1 of 2 files were replaced, each file is whole (old or new)");
+  CHECK(writer.files == std::map<std::string, std::string>{
+                            {"a/current.yaml", "new a"}, {"b/current.yaml", "old b"}, {"c/error", "old c"}});
+}
+
+TEST_CASE("FindCases finds cases below a folder in name order, without looking inside a case") {
+  TempDir dir;
+  dir.Put("suite/b/input.yaml", kInput);
+  dir.Put("suite/a/args", "x.yaml\n");
+  dir.Put("suite/a/templates/inner/input.yaml", kInput);  // inside a case: not a case of its own
+  dir.Put("suite/group/c/error", "x\n");
+  dir.Put("suite/.hidden/input.yaml", kInput);
+  dir.Put("suite/notes/readme.md", "not a case\n");
+  std::string suite = (dir.path / "suite").string();
+  CHECK(FindCases({suite + "/"}) == Lines{suite + "/a", suite + "/b", suite + "/group/c"});
+  CHECK(FindCases({suite + "/b", suite + "/./b"}) == Lines{suite + "/b"});
+}
+
+TEST_CASE("FindCases rejects a missing DIR, a file and a folder without cases, all at once") {
+  TempDir dir;
+  std::string file = dir.Put("file.yaml", kInput);
+  dir.Put("empty/readme.md", "nothing\n");
+  std::string empty = (dir.path / "empty").string();
+  std::string message;
+  try {
+    FindCases({"no/such/dir", file, empty});
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  CHECK(message == "no/such/dir: no such folder\n" + file + ": not a folder\n" + empty +
+                       ": no test case in it (a folder holding input.yaml, args, current.yaml, legacy.yaml or error)");
+}
+
+TEST_CASE("after --update on a scratch suite with the real file system, the suite passes") {
+  TempDir dir;
+  dir.Put("s/ok/input.yaml", kInput);
+  dir.Put("s/ok/current.yaml", kExpected);
+  dir.Put("s/ok/legacy.yaml", kExpected);
+  dir.Put("s/wrong/input.yaml", kInput);
+  dir.Put("s/wrong/current.yaml", Replace(kExpected, "replicas: 1", "replicas: 3"));
+  dir.Put("s/wrong/legacy.yaml", kExpected);
+  dir.Put("s/new/input.yaml", kInput);
+  auto fs = NewRealFileSystem();
+  std::vector<std::string> cases = FindCases({(dir.path / "s").string()});
+
+  SuiteResult before = RunSuite(cases, SuiteMode::kCheck, *fs);
+  CHECK(before.passed == 1);
+  CHECK(before.failed == 2);
+
+  SuiteResult update = RunSuite(cases, SuiteMode::kUpdate, *fs);
+  CHECK(update.failed == 0);
+  std::vector<ExpectedFileChange> changes;
+  for (const CaseResult& c : update.cases) changes.insert(changes.end(), c.changes.begin(), c.changes.end());
+  CHECK(changes.size() == 3);
+  ApplyChanges(changes, *NewRealFileWriter());
+
+  SuiteResult after = RunSuite(cases, SuiteMode::kCheck, *fs);
+  CHECK(after.passed == 3);
+  CHECK(after.failed == 0);
+  CHECK(Slurp(dir.path / "s/ok/current.yaml") == kExpected);  // matching files are left alone
+  for (const auto& entry : stdfs::recursive_directory_iterator(dir.path)) {
+    CHECK(entry.path().string().find(".trainer-tmp") == std::string::npos);
+  }
+}
+
+TEST_CASE("the text report lists failing, skipped, new and updated cases, then the counts") {
+  SuiteResult result;
+  result.cases.push_back({"s/ok", CaseResult::Status::kPassed, {}, "", false, {}});
+  result.cases.push_back(
+      {"s/bad", CaseResult::Status::kFailed, {"current.yaml: JobSet j:", "  spec.n: 1 → 2"}, "", false, {}});
+  result.cases.push_back({"s/far", CaseResult::Status::kSkipped, {"../shared/x is absent"}, "", false, {}});
+  result.cases.push_back({"s/new", CaseResult::Status::kPassed, {}, "wrote current.yaml, legacy.yaml", true, {}});
+  result.passed = 2;
+  result.failed = 1;
+  result.skipped = 1;
+  CHECK(FormatText(result) ==
+        "FAIL s/bad\n  current.yaml: JobSet j:\n    spec.n: 1 → 2\nSKIP s/far: ../shared/x is absent\n"
+        "NEW s/new: wrote current.yaml, legacy.yaml\n2 passed, 1 failed, 1 skipped\n");
+  result.cases.resize(1);
+  result.passed = 1;
+  result.failed = result.skipped = 0;
+  CHECK(FormatText(result) == "1 passed, 0 failed\n");
+}
+
+TEST_CASE("the JUnit report escapes XML and names each case by its folder") {
+  SuiteResult result;
+  result.cases.push_back({"s/ok", CaseResult::Status::kPassed, {}, "", false, {}});
+  result.cases.push_back({"s/a&b",
+                          CaseResult::Status::kFailed,
+                          {"error: the message does not contain the expected text", "  expected: <\"x\">"},
+                          "",
+                          false,
+                          {}});
+  result.passed = 1;
+  result.failed = 1;
+  CHECK(FormatJUnit(result) ==
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<testsuites name=\"trainer test\" tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\">\n"
+        "  <testsuite name=\"trainer test\" tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\">\n"
+        "    <testcase classname=\"s\" name=\"ok\"/>\n"
+        "    <testcase classname=\"s\" name=\"a&amp;b\">\n"
+        "      <failure message=\"error: the message does not contain the expected text\" type=\"mismatch\">"
+        "error: the message does not contain the expected text\n  expected: &lt;&quot;x&quot;&gt;</failure>\n"
+        "    </testcase>\n"
+        "  </testsuite>\n"
+        "</testsuites>\n");
+}
+
+}  // namespace trainer

@@ -251,26 +251,6 @@ bool IsBare(std::string_view s, bool (*is_char)(char)) {
   return !s.empty() && std::all_of(s.begin(), s.end(), is_char);
 }
 
-// A double-quoted string with JSON's escapes for `"`, `\` and control characters.
-void AppendQuoted(std::string_view s, std::string& out) {
-  out.push_back('"');
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
-}
 
 std::size_t SideIndex(const PathSegment& s, Side side) {
   std::size_t preferred = side == Side::kFrom ? s.from_index : s.to_index;
@@ -453,6 +433,27 @@ std::string IdentityKey(const ObjectId& id) {
 }
 
 }  // namespace
+
+// A double-quoted string with JSON's escapes for `"`, `\` and control characters.
+void AppendQuoted(std::string_view s, std::string& out) {
+  out.push_back('"');
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  out.push_back('"');
+}
 
 PathSegment PathSegment::Key(std::string key) {
   PathSegment s;

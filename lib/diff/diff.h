@@ -139,4 +139,7 @@ bool Matches(const IgnoreRule& rule, std::string_view kind, const Path& path);
 // object left without changes becomes kUnchanged. Added and removed objects are kept whole.
 void ApplyIgnoreRules(const std::vector<IgnoreRule>& rules, std::vector<ObjectDiff>& diffs);
 
+// Appends `s` double-quoted, with JSON's escapes for quotes, backslashes and control characters.
+void AppendQuoted(std::string_view s, std::string& out);
+
 }  // namespace trainer

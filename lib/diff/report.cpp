@@ -119,25 +119,6 @@ bool IsPlainSafe(const std::string& s) {
   return ResolvePlainScalar(s, {}).IsString();
 }
 
-void AppendQuoted(const std::string& s, std::string& out) {
-  out.push_back('"');
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
-}
 
 // A one-line YAML flow rendering: strings quoted only when they would read as something else.
 void AppendFlow(const Tree& t, std::string& out) {

@@ -1,6 +1,8 @@
 #include "plugins/flux.h"
 
 #include <doctest/doctest.h>
+
+#include "tests/fixtures.h"
 #include <unistd.h>
 
 #include <filesystem>
@@ -19,10 +21,7 @@ using plugins::CurveKeyPairFromUID;
 using plugins::FluxEntrypointValues;
 using plugins::FluxScriptValues;
 
-Tree Yaml(std::string_view text) {
-  static const std::string kFile = "test.yaml";
-  return ReadYamlStream(text, &kFile).at(0);
-}
+using testing::Yaml;
 
 std::vector<Tree> YamlList(std::string_view text) { return Yaml(text).items(); }
 

@@ -2,32 +2,16 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/fixtures.h"
+
 #include "yaml/reader.h"
 
 namespace trainer {
 
 namespace {
 
-Tree Yaml(std::string_view text) {
-  static const std::string kFile = "test.yaml";
-  return ReadYamlStream(text, &kFile).at(0);
-}
+using testing::Yaml;
 
-// An Info with the given policy and, when `count` is set, one trainer PodSet `node` with an empty
-// `node` container, as upstream's runtime.NewInfo(WithMLPolicySource, WithPodSet).
-Info NewInfo(const MLPolicy* ml, std::optional<std::int32_t> count) {
-  Info info;
-  info.runtime_policy.ml_policy = ml;
-  if (count) {
-    PodSet ps;
-    ps.name = kNode;
-    ps.ancestor = kAncestorTrainer;
-    ps.count = *count;
-    ps.containers.push_back(Container{.name = kNode});
-    info.template_spec.pod_sets.push_back(std::move(ps));
-  }
-  return info;
-}
 
 TrainJob NewTrainJob(std::string name, std::optional<TrainerSpec> trainer) {
   TrainJob job;
@@ -71,7 +55,7 @@ const std::vector<Tree> kTrainerPorts = Yaml("[{containerPort: 29500}]").items()
 }  // namespace
 
 TEST_CASE("JAX: no action when mlPolicySource is nil") {
-  Info info = NewInfo(nullptr, 1);
+  Info info = testing::NewTrainerInfo(nullptr, 1);
   Enforce(info, NewTrainJob("test-job", WithNumNodes(2)));
   CHECK(info.template_spec.pod_sets[0].count == 1);
   CHECK(info.template_spec.pod_sets[0].containers[0].env.empty());
@@ -79,7 +63,7 @@ TEST_CASE("JAX: no action when mlPolicySource is nil") {
 
 TEST_CASE("JAX: no action when mlPolicySource JAX is null") {
   MLPolicy ml;
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   Enforce(info, NewTrainJob("test-job", WithNumNodes(2)));
   CHECK(info.template_spec.pod_sets[0].count == 1);
   CHECK(info.template_spec.pod_sets[0].containers[0].env.empty());
@@ -88,14 +72,14 @@ TEST_CASE("JAX: no action when mlPolicySource JAX is null") {
 
 TEST_CASE("JAX: no panic when JAX policy is set but trainer PodSet is absent") {
   MLPolicy ml = JAXPolicy();
-  Info info = NewInfo(&ml, std::nullopt);
+  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
   Enforce(info, NewTrainJob("test-job", WithNumNodes(2)));
   CHECK(info.template_spec.pod_sets.empty());
 }
 
 TEST_CASE("JAX: single node JAX training") {
   MLPolicy ml = JAXPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   Enforce(info, NewTrainJob("test-job", WithNumNodes(1)));
   const PodSet& ps = info.template_spec.pod_sets[0];
   CHECK(ps.count == 1);
@@ -105,7 +89,7 @@ TEST_CASE("JAX: single node JAX training") {
 
 TEST_CASE("JAX: multi-node JAX training") {
   MLPolicy ml = JAXPolicy();
-  Info info = NewInfo(&ml, 2);
+  Info info = testing::NewTrainerInfo(&ml, 2);
   Enforce(info, NewTrainJob("multi-node-job", WithNumNodes(4)));
   const PodSet& ps = info.template_spec.pod_sets[0];
   CHECK(ps.count == 4);
@@ -115,7 +99,7 @@ TEST_CASE("JAX: multi-node JAX training") {
 
 TEST_CASE("JAX: trainJob numNodes is respected") {
   MLPolicy ml = JAXPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   Enforce(info, NewTrainJob("trainJob", WithNumNodes(3)));
   CHECK(info.template_spec.pod_sets[0].count == 3);
   CHECK(info.template_spec.pod_sets[0].containers[0].env == JAXEnv("3", "trainJob-node-0-0.trainJob:29500"));
@@ -123,7 +107,7 @@ TEST_CASE("JAX: trainJob numNodes is respected") {
 
 TEST_CASE("JAX: JAX training with GPU resources") {
   MLPolicy ml = JAXPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   TrainerSpec trainer = WithNumNodes(2);
   trainer.resources_per_node = Yaml("limits: {cpu: \"8\", memory: 32Gi, nvidia.com/gpu: \"4\"}");
   Enforce(info, NewTrainJob("gpu-job", trainer));
@@ -134,7 +118,7 @@ TEST_CASE("JAX: JAX training with GPU resources") {
 
 TEST_CASE("JAX uses the runtime's node count when the TrainJob sets none") {
   MLPolicy ml = JAXPolicy();
-  Info info = NewInfo(&ml, 5);
+  Info info = testing::NewTrainerInfo(&ml, 5);
   Enforce(info, NewTrainJob("job", TrainerSpec{}));
   CHECK(info.template_spec.pod_sets[0].count == 5);
   CHECK(info.template_spec.pod_sets[0].containers[0].env == JAXEnv("5", "job-node-0-0.job:29500"));
@@ -142,7 +126,7 @@ TEST_CASE("JAX uses the runtime's node count when the TrainJob sets none") {
 
 TEST_CASE("JAX sets the count but no env when the TrainJob has no trainer") {
   MLPolicy ml = JAXPolicy();
-  Info info = NewInfo(&ml, 2);
+  Info info = testing::NewTrainerInfo(&ml, 2);
   Enforce(info, NewTrainJob("job", std::nullopt));
   CHECK(info.template_spec.pod_sets[0].count == 2);
   CHECK(info.template_spec.pod_sets[0].containers[0].env.empty());
@@ -151,7 +135,7 @@ TEST_CASE("JAX sets the count but no env when the TrainJob has no trainer") {
 
 TEST_CASE("JAX leaves the TrainJob env to the JobSet builder and keeps the container's own env first") {
   MLPolicy ml = JAXPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   info.template_spec.pod_sets[0].containers[0].env = Yaml("[{name: XLA_FLAGS, value: x}]").items();
   TrainerSpec trainer;
   trainer.env = Yaml("[{name: EPOCHS, value: \"3\"}]").items();
@@ -164,7 +148,7 @@ TEST_CASE("JAX leaves the TrainJob env to the JobSet builder and keeps the conta
 
 TEST_CASE("JAX replaces an unnamed runtime port, as ports without names match upstream") {
   MLPolicy ml = JAXPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   info.template_spec.pod_sets[0].containers[0].ports =
       Yaml("[{name: metrics, containerPort: 9090}, {containerPort: 8080}]").items();
   Enforce(info, NewTrainJob("job", TrainerSpec{}));
@@ -178,7 +162,7 @@ TEST_CASE("JAX sets the TrainJob image on the trainer node container, unless the
   trainer.image = "registry.example.com/app:2";
   for (bool legacy : {false, true}) {
     CAPTURE(legacy);
-    Info info = NewInfo(&ml, 1);
+    Info info = testing::NewTrainerInfo(&ml, 1);
     info.template_spec.pod_sets[0].containers[0].image = Tree::String("registry.example.com/runtime:1");
     Enforce(info, NewTrainJob("job", trainer), legacy);
     CHECK(info.template_spec.pod_sets[0].containers[0].image.text() ==
@@ -188,7 +172,7 @@ TEST_CASE("JAX sets the TrainJob image on the trainer node container, unless the
 
 TEST_CASE("JAX accepts every TrainJob, as upstream's webhook hook does") {
   MLPolicy ml = JAXPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   TrainerSpec trainer;
   trainer.env = Yaml("[{name: JAX_NUM_PROCESSES, value: \"9\"}]").items();
   auto plugin = plugins::NewJAX(RenderOptions{});

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/fixtures.h"
+
 #include <algorithm>
 
 #include "yaml/reader.h"
@@ -10,10 +12,7 @@ namespace trainer {
 
 namespace {
 
-Tree Yaml(std::string_view text) {
-  static const std::string kFile = "test.yaml";
-  return ReadYamlStream(text, &kFile).at(0);
-}
+using testing::Yaml;
 
 // Keys that are the same on every call, as upstream's tests compare the Secret's data as "EXIST".
 class FixedKeys : public SSHKeySource {

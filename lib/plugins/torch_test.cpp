@@ -2,16 +2,15 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/fixtures.h"
+
 #include "yaml/reader.h"
 
 namespace trainer {
 
 namespace {
 
-Tree Yaml(std::string_view text) {
-  static const std::string kFile = "test.yaml";
-  return ReadYamlStream(text, &kFile).at(0);
-}
+using testing::Yaml;
 
 MLPolicy TorchMLPolicy(std::optional<std::vector<EnvInjectionTarget>> targets = std::nullopt) {
   MLPolicy ml;

@@ -2,32 +2,16 @@
 
 #include <doctest/doctest.h>
 
+#include "tests/fixtures.h"
+
 #include "yaml/reader.h"
 
 namespace trainer {
 
 namespace {
 
-Tree Yaml(std::string_view text) {
-  static const std::string kFile = "test.yaml";
-  return ReadYamlStream(text, &kFile).at(0);
-}
+using testing::Yaml;
 
-// As upstream's runtime.NewInfo(WithMLPolicySource, WithPodSet): one trainer PodSet `node` with an
-// empty `node` container when `count` is set.
-Info NewInfo(const MLPolicy* ml, std::optional<std::int32_t> count) {
-  Info info;
-  info.runtime_policy.ml_policy = ml;
-  if (count) {
-    PodSet ps;
-    ps.name = kNode;
-    ps.ancestor = kAncestorTrainer;
-    ps.count = *count;
-    ps.containers.push_back(Container{.name = kNode});
-    info.template_spec.pod_sets.push_back(std::move(ps));
-  }
-  return info;
-}
 
 // A JobSet spec whose replicatedJob `node` has a `node` container with these resources, as
 // upstream's WithTemplateSpecObjApply.
@@ -111,19 +95,19 @@ TEST_CASE("XGBoost Validate: no error when runtimeInfo is nil") {
 TEST_CASE("XGBoost Validate: no error when runtime is not XGBoost (e.g. Torch)") {
   MLPolicy ml;
   ml.torch = TorchPolicy{};
-  Info info = NewInfo(&ml, std::nullopt);
+  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
   CHECK(Validate(&info, NewTrainJob("test-job", WithEnv("[{name: DMLC_TRACKER_URI, value: custom-tracker}]"))).empty());
 }
 
 TEST_CASE("XGBoost Validate: no error when trainer is nil") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, std::nullopt);
+  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
   CHECK(Validate(&info, NewTrainJob("test-job", std::nullopt)).empty());
 }
 
 TEST_CASE("XGBoost Validate: no error when env does not contain reserved names") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, std::nullopt);
+  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
   CHECK(
       Validate(&info, NewTrainJob("test-job", WithEnv("[{name: CUSTOM_VAR, value: x}, {name: DMLC_OTHER, value: y}]")))
           .empty());
@@ -131,21 +115,21 @@ TEST_CASE("XGBoost Validate: no error when env does not contain reserved names")
 
 TEST_CASE("XGBoost Validate: error when using reserved DMLC_TRACKER_URI env") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, std::nullopt);
+  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
   CHECK(Validate(&info, NewTrainJob("test-job", WithEnv("[{name: DMLC_TRACKER_URI, value: custom-tracker}]"))) ==
         std::vector<std::string>{"spec.trainer.env[0]: DMLC_TRACKER_URI is reserved for the XGBoost runtime"});
 }
 
 TEST_CASE("XGBoost Validate: error when using reserved DMLC_NUM_WORKER env") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, std::nullopt);
+  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
   CHECK(Validate(&info, NewTrainJob("test-job", WithEnv("[{name: DMLC_NUM_WORKER, value: \"10\"}]"))) ==
         std::vector<std::string>{"spec.trainer.env[0]: DMLC_NUM_WORKER is reserved for the XGBoost runtime"});
 }
 
 TEST_CASE("XGBoost Validate: multiple errors when using multiple reserved envs") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, std::nullopt);
+  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
   CHECK(Validate(&info,
                  NewTrainJob("test-job", WithEnv("[{name: DMLC_TRACKER_URI, value: custom}, {name: A, value: b}, "
                                                  "{name: DMLC_TASK_ID, value: \"0\"}, {name: DMLC_TRACKER_PORT}]"))) ==
@@ -157,7 +141,7 @@ TEST_CASE("XGBoost Validate: multiple errors when using multiple reserved envs")
 // --- EnforceMLPolicy ---------------------------------------------------------------------------
 
 TEST_CASE("XGBoost: no action when mlPolicySource is nil") {
-  Info info = NewInfo(nullptr, 1);
+  Info info = testing::NewTrainerInfo(nullptr, 1);
   Enforce(info, NewTrainJob("test-job", WithNumNodes(2)));
   CHECK(info.template_spec.pod_sets[0].count == 1);
   CHECK(TrainerContainer(info).env.empty());
@@ -165,7 +149,7 @@ TEST_CASE("XGBoost: no action when mlPolicySource is nil") {
 
 TEST_CASE("XGBoost: no action when mlPolicySource XGBoost is null") {
   MLPolicy ml;
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   Enforce(info, NewTrainJob("test-job", WithNumNodes(2)));
   CHECK(info.template_spec.pod_sets[0].count == 1);
   CHECK(TrainerContainer(info).env.empty());
@@ -174,7 +158,7 @@ TEST_CASE("XGBoost: no action when mlPolicySource XGBoost is null") {
 
 TEST_CASE("XGBoost: no env injection when trainJob.Spec.Trainer is nil") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   Enforce(info, NewTrainJob("test-job", std::nullopt));
   CHECK(info.template_spec.pod_sets[0].count == 1);
   CHECK(TrainerContainer(info).env.empty());
@@ -183,14 +167,14 @@ TEST_CASE("XGBoost: no env injection when trainJob.Spec.Trainer is nil") {
 
 TEST_CASE("XGBoost: no action when the trainer PodSet is absent") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, std::nullopt);
+  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
   Enforce(info, NewTrainJob("test-job", WithNumNodes(2)));
   CHECK(info.template_spec.pod_sets.empty());
 }
 
 TEST_CASE("XGBoost: single node XGBoost training (CPU)") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   Enforce(info, NewTrainJob("test-job", WithNumNodes(1)));
   CHECK(info.template_spec.pod_sets[0].count == 1);
   CHECK(TrainerContainer(info).env == DMLCEnv("test-job", "1"));
@@ -199,7 +183,7 @@ TEST_CASE("XGBoost: single node XGBoost training (CPU)") {
 
 TEST_CASE("XGBoost: multi-node XGBoost training (CPU)") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   Enforce(info, NewTrainJob("multi-node-job", WithNumNodes(4)));
   CHECK(info.template_spec.pod_sets[0].count == 4);
   CHECK(TrainerContainer(info).env == DMLCEnv("multi-node-job", "4"));
@@ -208,7 +192,7 @@ TEST_CASE("XGBoost: multi-node XGBoost training (CPU)") {
 
 TEST_CASE("XGBoost: XGBoost training with GPU resources") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   Enforce(info, NewTrainJob("gpu-job", WithNumNodes(2, "limits: {cpu: \"8\", memory: 32Gi, example.com/gpu: \"4\"}")));
   CHECK(info.template_spec.pod_sets[0].count == 2);
   CHECK(TrainerContainer(info).env == DMLCEnv("gpu-job", "8"));
@@ -216,7 +200,7 @@ TEST_CASE("XGBoost: XGBoost training with GPU resources") {
 
 TEST_CASE("XGBoost: trainJob numNodes is respected") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   Enforce(info, NewTrainJob("trainJob", WithNumNodes(3)));
   CHECK(info.template_spec.pod_sets[0].count == 3);
   CHECK(TrainerContainer(info).env == DMLCEnv("trainJob", "3"));
@@ -224,14 +208,14 @@ TEST_CASE("XGBoost: trainJob numNodes is respected") {
 
 TEST_CASE("XGBoost: resources not set - defaults to 1 worker per node") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, 2);
+  Info info = testing::NewTrainerInfo(&ml, 2);
   Enforce(info, NewTrainJob("no-res-job", WithNumNodes(2)));
   CHECK(TrainerContainer(info).env == DMLCEnv("no-res-job", "2"));
 }
 
 TEST_CASE("XGBoost: resources set in Runtime only") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   info.template_spec.obj_apply = ObjApplyWithResources("{requests: {example.com/gpu: \"2\"}}");
   Enforce(info, NewTrainJob("runtime-res-job", WithNumNodes(3)));
   CHECK(info.template_spec.pod_sets[0].count == 3);
@@ -240,14 +224,14 @@ TEST_CASE("XGBoost: resources set in Runtime only") {
 
 TEST_CASE("XGBoost: resources set in TrainJob only") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   Enforce(info, NewTrainJob("trainjob-res", WithNumNodes(2, "limits: {example.com/gpu: \"4\"}")));
   CHECK(TrainerContainer(info).env == DMLCEnv("trainjob-res", "8"));
 }
 
 TEST_CASE("XGBoost: resources set in both Runtime and TrainJob") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   info.template_spec.obj_apply = ObjApplyWithResources("{requests: {example.com/gpu: \"1\"}}");
   Enforce(info, NewTrainJob("both-res-job", WithNumNodes(2, "limits: {example.com/gpu: \"3\"}")));
   CHECK(TrainerContainer(info).env == DMLCEnv("both-res-job", "6"));
@@ -255,7 +239,7 @@ TEST_CASE("XGBoost: resources set in both Runtime and TrainJob") {
 
 TEST_CASE("XGBoost counts no GPUs when the TrainJob's resources name none, whatever the runtime asks for") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   info.template_spec.obj_apply = ObjApplyWithResources("{limits: {nvidia.com/gpu: \"2\"}}");
   Enforce(info, NewTrainJob("cpu-override", WithNumNodes(3, "requests: {cpu: \"16\"}")));
   CHECK(TrainerContainer(info).env == DMLCEnv("cpu-override", "3"));
@@ -263,7 +247,7 @@ TEST_CASE("XGBoost counts no GPUs when the TrainJob's resources name none, whate
 
 TEST_CASE("XGBoost counts GPU requests before GPU limits") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   Enforce(info,
           NewTrainJob("job", WithNumNodes(2, "{requests: {nvidia.com/gpu: \"1\"}, limits: {nvidia.com/gpu: \"4\"}}")));
   CHECK(TrainerContainer(info).env == DMLCEnv("job", "2"));
@@ -271,7 +255,7 @@ TEST_CASE("XGBoost counts GPU requests before GPU limits") {
 
 TEST_CASE("XGBoost finds runtime GPUs in a replicatedJob labelled trainer, whatever its name") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, 2);
+  Info info = testing::NewTrainerInfo(&ml, 2);
   info.template_spec.obj_apply = Yaml(
       "replicatedJobs:\n"
       "- name: workers\n"
@@ -284,7 +268,7 @@ TEST_CASE("XGBoost finds runtime GPUs in a replicatedJob labelled trainer, whate
 
 TEST_CASE("XGBoost replaces its variables in place when the container already sets them") {
   MLPolicy ml = XGBoostPolicy();
-  Info info = NewInfo(&ml, 1);
+  Info info = testing::NewTrainerInfo(&ml, 1);
   Container& node = info.template_spec.pod_sets[0].containers[0];
   node.env = Yaml("[{name: DMLC_NUM_WORKER, value: \"99\"}, {name: KEEP, value: x}]").items();
   Enforce(info, NewTrainJob("job", WithNumNodes(2)));
@@ -300,7 +284,7 @@ TEST_CASE("XGBoost sets the TrainJob image on the trainer node container, unless
   trainer.image = "registry.example.com/app:2";
   for (bool legacy : {false, true}) {
     CAPTURE(legacy);
-    Info info = NewInfo(&ml, 1);
+    Info info = testing::NewTrainerInfo(&ml, 1);
     info.template_spec.pod_sets[0].containers[0].image = Tree::String("registry.example.com/runtime:1");
     Enforce(info, NewTrainJob("job", trainer), legacy);
     CHECK(TrainerContainer(info).image.text() ==

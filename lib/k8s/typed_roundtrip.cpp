@@ -1299,27 +1299,15 @@ class RoundTripper {
   // value goes through String() twice (ToUnstructured, then the apply configuration's JSON);
   // the second pass matters when the first one changed the format.
   void Quantity(Tree& value, const std::string& path) {
-    std::string text;
-    if (value.IsNull()) {
-      text.assign(1, '0');  // not = "0": GCC 12 -Wrestrict false positive under the sanitizers
-    } else if (value.IsString()) {
-      text = value.text();
-      const std::size_t first = text.find_first_not_of(" \t\n\r\f\v");
-      const std::size_t last = text.find_last_not_of(" \t\n\r\f\v");
-      text = first == std::string::npos ? "" : text.substr(first, last - first + 1);
-    } else if (value.IsInt()) {
-      text = value.text();
-    } else if (value.IsFloat()) {
-      const std::optional<double> number = ParseFloat(value.text());
-      text = number ? GoFloatText(*number) : value.text();
-    } else {
+    const std::optional<std::string> text = QuantityText(value);
+    if (!text) {
       Mismatch(path, value, "quantity (string or number)");
       return;
     }
     const char* error = kQuantityErrorMessage;
-    const std::optional<trainer::Quantity> parsed = trainer::Quantity::Parse(text, &error);
+    const std::optional<trainer::Quantity> parsed = trainer::Quantity::Parse(*text, &error);
     if (!parsed) {
-      Report(path, value.origin(), fmt::format("invalid quantity \"{}\": {}", text, error));
+      Report(path, value.origin(), fmt::format("invalid quantity \"{}\": {}", *text, error));
       return;
     }
     std::string canonical = parsed->String();
@@ -1360,6 +1348,21 @@ class RoundTripper {
 };
 
 }  // namespace
+
+std::optional<std::string> QuantityText(const Tree& value) {
+  if (value.IsNull()) return std::string(1, '0');  // not "0": GCC 12 -Wrestrict false positive under the sanitizers
+  if (value.IsInt()) return value.text();
+  if (value.IsFloat()) {
+    const std::optional<double> number = ParseFloat(value.text());
+    return number ? GoFloatText(*number) : value.text();
+  }
+  if (!value.IsString()) return std::nullopt;
+  const std::string& text = value.text();
+  const std::size_t first = text.find_first_not_of(" \t\n\r\f\v");
+  if (first == std::string::npos) return std::string();
+  const std::size_t last = text.find_last_not_of(" \t\n\r\f\v");
+  return text.substr(first, last - first + 1);
+}
 
 void RoundTrip(Tree& value, std::string_view type_name, const std::string& path,
                std::vector<FieldIssue>& issues) {

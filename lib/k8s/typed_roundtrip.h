@@ -9,6 +9,7 @@
 // core/v1 and batch/v1, k8s.io/apimachinery v0.36.3 meta/v1 (ObjectMeta, LabelSelector).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,5 +32,9 @@ struct FieldIssue {
 // as it can be. Throws std::logic_error for a type name the schema table does not know.
 void RoundTrip(Tree& value, std::string_view type_name, const std::string& path,
                std::vector<FieldIssue>& issues);
+
+// The text resource.Quantity's UnmarshalJSON hands to ParseQuantity for `value`: a string trimmed of
+// spaces, a number as JSON prints it, "0" for null; nullopt for a map, list or bool.
+std::optional<std::string> QuantityText(const Tree& value);
 
 }  // namespace trainer

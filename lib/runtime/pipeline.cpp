@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "k8s/apply.h"
+#include "k8s/strategic_merge.h"
+#include "k8s/typed_roundtrip.h"
 
 namespace trainer {
 
@@ -58,6 +60,233 @@ StringMap Propagate(const std::optional<StringMap>& base, const TrainJob& job, b
   return out;
 }
 
+// --- Runtime patches: each patch's template.spec as json.Marshal prints upstream's typed
+// JobSetSpecPatch (omitempty fields gone, pointers kept even when they point at a zero value),
+// so a patch adds and overwrites but never clears. Values take their TrainJob positions.
+
+class PatchBuilder {
+ public:
+  explicit PatchBuilder(const FieldPositions& positions) : positions_(positions) {}
+
+  Tree Spec(const std::vector<ReplicatedJobPatch>& jobs, const std::string& at) const {
+    Tree spec = Tree::Map(Where(at));
+    if (jobs.empty()) return spec;
+    Tree& list = spec.Set("replicatedJobs", Tree::List(Where(at + ".replicatedJobs")));
+    for (std::size_t j = 0; j < jobs.size(); ++j) list.Append(Job(jobs[j], fmt::format("{}.replicatedJobs[{}]", at, j)));
+    return spec;
+  }
+
+ private:
+  Origin Where(const std::string& path) const { return positions_.Find(path); }
+  void SetString(Tree& map, const char* key, const std::string& value, const std::string& path) const {
+    map.Set(key, Tree::String(value, Where(path)), Where(path));
+  }
+  void SetIfNotEmpty(Tree& map, const char* key, const std::string& value, const std::string& at) const {
+    if (!value.empty()) SetString(map, key, value, fmt::format("{}.{}", at, key));
+  }
+  void SetList(Tree& map, const char* key, const std::vector<Tree>& items, const std::string& at) const {
+    if (items.empty()) return;
+    Tree list = Tree::List(Where(fmt::format("{}.{}", at, key)));
+    for (const Tree& item : items) list.Append(item);
+    map.Set(key, std::move(list));
+  }
+  void SetMap(Tree& map, const char* key, const std::optional<StringMap>& entries, const std::string& at) const {
+    if (!entries || entries->empty()) return;
+    std::string path = fmt::format("{}.{}", at, key);
+    Tree out = Tree::Map(Where(path));
+    for (const auto& [k, v] : *entries) SetString(out, k.c_str(), v, fmt::format("{}[{}]", path, k));
+    map.Set(key, std::move(out));
+  }
+
+  Tree Meta(const ObjectMeta& meta, const std::string& at) const {
+    Tree out = Tree::Map(Where(at));
+    SetIfNotEmpty(out, "name", meta.name, at);
+    SetIfNotEmpty(out, "namespace", meta.namespace_, at);
+    SetMap(out, "labels", meta.labels, at);
+    SetMap(out, "annotations", meta.annotations, at);
+    if (!meta.finalizers.empty()) {
+      Tree list = Tree::List(Where(at + ".finalizers"));
+      for (std::size_t i = 0; i < meta.finalizers.size(); ++i) {
+        list.Append(Tree::String(meta.finalizers[i], Where(fmt::format("{}.finalizers[{}]", at, i))));
+      }
+      out.Set("finalizers", std::move(list));
+    }
+    return out;
+  }
+
+  Tree ContainerPatchTree(const ContainerPatch& c, const std::string& at) const {
+    Tree out = Tree::Map(Where(at));
+    SetIfNotEmpty(out, "name", c.name, at);
+    SetList(out, "env", c.env, at);
+    SetList(out, "volumeMounts", c.volume_mounts, at);
+    if (c.security_context) out.Set("securityContext", *c.security_context);
+    return out;
+  }
+
+  void SetContainers(Tree& map, const char* key, const std::vector<ContainerPatch>& containers, const std::string& at) const {
+    if (containers.empty()) return;
+    std::string path = fmt::format("{}.{}", at, key);
+    Tree list = Tree::List(Where(path));
+    for (std::size_t i = 0; i < containers.size(); ++i) list.Append(ContainerPatchTree(containers[i], fmt::format("{}[{}]", path, i)));
+    map.Set(key, std::move(list));
+  }
+
+  Tree PodSpec(const PodSpecPatch& p, const std::string& at) const {
+    Tree out = Tree::Map(Where(at));
+    if (p.service_account_name) SetString(out, "serviceAccountName", *p.service_account_name, at + ".serviceAccountName");
+    SetList(out, "volumes", p.volumes, at);
+    SetContainers(out, "initContainers", p.init_containers, at);
+    SetContainers(out, "containers", p.containers, at);
+    if (!p.image_pull_secrets.empty()) {
+      Tree list = Tree::List(Where(at + ".imagePullSecrets"));
+      for (std::size_t i = 0; i < p.image_pull_secrets.size(); ++i) {
+        std::string item = fmt::format("{}.imagePullSecrets[{}]", at, i);
+        Tree secret = Tree::Map(Where(item));
+        SetIfNotEmpty(secret, "name", p.image_pull_secrets[i].name, item);  // LocalObjectReference: omitempty
+        list.Append(std::move(secret));
+      }
+      out.Set("imagePullSecrets", std::move(list));
+    }
+    if (p.security_context) out.Set("securityContext", *p.security_context);
+    SetMap(out, "nodeSelector", p.node_selector, at);
+    if (p.affinity) out.Set("affinity", *p.affinity);
+    SetList(out, "tolerations", p.tolerations, at);
+    if (!p.scheduling_gates.empty()) {
+      Tree list = Tree::List(Where(at + ".schedulingGates"));
+      for (std::size_t i = 0; i < p.scheduling_gates.size(); ++i) {
+        std::string item = fmt::format("{}.schedulingGates[{}]", at, i);
+        Tree gate = Tree::Map(Where(item));
+        SetString(gate, "name", p.scheduling_gates[i], item + ".name");  // PodSchedulingGate: always printed
+        list.Append(std::move(gate));
+      }
+      out.Set("schedulingGates", std::move(list));
+    }
+    if (p.termination_grace_period_seconds) {
+      Origin o = Where(at + ".terminationGracePeriodSeconds");
+      out.Set("terminationGracePeriodSeconds", Tree::Int(*p.termination_grace_period_seconds, o), o);
+    }
+    return out;
+  }
+
+  Tree Job(const ReplicatedJobPatch& job, const std::string& at) const {
+    Tree out = Tree::Map(Where(at));
+    SetIfNotEmpty(out, "name", job.name, at);
+    if (!job.job_metadata && !job.pod_template) return out;
+    std::string tmpl = at + ".template";
+    Tree& job_template = out.Set("template", Tree::Map(Where(tmpl)));
+    if (job.job_metadata) job_template.Set("metadata", Meta(*job.job_metadata, tmpl + ".metadata"));
+    if (!job.pod_template) return out;
+    std::string pod = tmpl + ".spec.template";
+    Tree& pod_template = job_template.Set("spec", Tree::Map(Where(tmpl + ".spec"))).Set("template", Tree::Map(Where(pod)));
+    if (job.pod_template->metadata) pod_template.Set("metadata", Meta(*job.pod_template->metadata, pod + ".metadata"));
+    if (job.pod_template->spec) pod_template.Set("spec", PodSpec(*job.pod_template->spec, pod + ".spec"));
+    return out;
+  }
+
+  const FieldPositions& positions_;
+};
+
+// mergeRuntimePatches: every patch with a template.spec merged into the JobSet spec in turn, each
+// result decoded back into the typed spec, then the runtime's replicatedJobs order restored (a job
+// the runtime lacks sorts as if it were the first). Returns whether any patch was merged.
+bool MergeRuntimePatches(const TrainJob& job, Tree& spec) {
+  std::vector<std::string> order;
+  if (const Tree* rjobs = spec.Find("replicatedJobs"); rjobs && rjobs->IsList()) {
+    for (const Tree& rjob : rjobs->items()) {
+      const std::string* name = rjob.FindString("name");
+      order.push_back(name ? *name : std::string());
+    }
+  }
+  PatchBuilder builder(job.positions);
+  bool merged = false;
+  for (std::size_t i = 0; i < job.spec.runtime_patches.size(); ++i) {
+    const RuntimePatch& patch = job.spec.runtime_patches[i];
+    if (!patch.template_ || !patch.template_->replicated_jobs) continue;
+    std::string at = fmt::format("spec.runtimePatches[{}].trainingRuntimeSpec.template.spec", i);
+    try {
+      StrategicMerge(spec, builder.Spec(*patch.template_->replicated_jobs, at), JobSetSpecMergeLists());
+    } catch (const StrategicMergeError& e) {
+      std::string field = fmt::format("{}.{}", at, e.path());
+      throw Error(Diagnostic{job.positions.Find(field), "", field, fmt::format("cannot merge the runtime patch: {}", e.what())});
+    }
+    std::vector<FieldIssue> issues;
+    RoundTrip(spec, "JobSetSpec", at, issues);
+    if (!issues.empty()) {
+      std::vector<Diagnostic> errors;
+      for (const FieldIssue& issue : issues) {
+        errors.push_back(Diagnostic{issue.origin, "", issue.path, fmt::format("the patched JobSet spec does not decode: {}", issue.message)});
+      }
+      throw Error(std::move(errors));
+    }
+    merged = true;
+  }
+  Tree* rjobs = spec.Find("replicatedJobs");
+  if (!merged || rjobs == nullptr || !rjobs->IsList()) return merged;
+  auto rank = [&](const Tree& rjob) {
+    const std::string* name = rjob.FindString("name");
+    auto it = name ? std::find(order.begin(), order.end(), *name) : order.end();
+    return it == order.end() ? std::size_t{0} : static_cast<std::size_t>(it - order.begin());
+  };
+  std::stable_sort(rjobs->items().begin(), rjobs->items().end(),
+                   [&](const Tree& a, const Tree& b) { return rank(a) < rank(b); });
+  return true;
+}
+
+// The pod spec that upstream's PodRequests sees when no runtime patch re-encoded the template:
+// the runtime's quantities as written (their Go format and cached text decide the format of the
+// PodGroup sums), not the canonical text the JobSet prints.
+Tree WithQuantitiesAsWritten(const Tree& written) {
+  Tree out = written;
+  auto as_written = [](Tree& resources) {
+    if (!resources.IsMap()) return;
+    for (Tree& q : resources.items()) {
+      if (std::optional<std::string> text = QuantityText(q)) q = Tree::String(std::move(*text), q.origin());
+    }
+  };
+  auto requests_of = [&](Tree& holder) {
+    Tree* resources = holder.IsMap() ? holder.Find("resources") : nullptr;
+    if (Tree* requests = resources && resources->IsMap() ? resources->Find("requests") : nullptr) as_written(*requests);
+  };
+  if (!out.IsMap()) return out;
+  for (const char* list : {"initContainers", "containers"}) {
+    if (Tree* items = out.Find(list); items && items->IsList()) {
+      for (Tree& c : items->items()) requests_of(c);
+    }
+  }
+  requests_of(out);
+  if (Tree* overhead = out.Find("overhead")) as_written(*overhead);
+  return out;
+}
+
+// Gives the `node` container of `pod_spec` the resources of `merged`, the same container after
+// MergeResourceRequirements.
+void SetNodeResources(Tree& pod_spec, const Tree& merged) {
+  Tree* containers = pod_spec.IsMap() ? pod_spec.Find("containers") : nullptr;
+  if (containers == nullptr || !containers->IsList()) return;
+  for (Tree& c : containers->items()) {
+    const std::string* name = c.FindString("name");
+    if (name && *name == kNode && c.IsMap()) {
+      if (const Tree* resources = merged.Find("resources")) c.Set("resources", *resources);
+      return;
+    }
+  }
+}
+
+const Tree* WrittenPodSpec(const Runtime& runtime, std::size_t rjob_index) {
+  const Tree* t = &runtime.source;
+  for (const char* key : {"spec", "template", "spec", "replicatedJobs"}) {
+    t = t->IsMap() ? t->Find(key) : nullptr;
+    if (t == nullptr) return nullptr;
+  }
+  if (!t->IsList() || rjob_index >= t->items().size()) return nullptr;
+  t = &t->items()[rjob_index];
+  for (const char* key : {"template", "spec", "template", "spec"}) {
+    t = t->IsMap() ? t->Find(key) : nullptr;
+    if (t == nullptr) return nullptr;
+  }
+  return t;
+}
+
 Container ToContainer(const Tree& c) {
   Container out;
   if (const std::string* name = c.FindString("name")) out.name = *name;
@@ -103,22 +332,15 @@ Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime) {
   info.runtime_policy.ml_policy = ml;
   info.runtime_policy.pod_group_policy = runtime.spec.pod_group_policy ? &*runtime.spec.pod_group_policy : nullptr;
 
-  for (std::size_t i = 0; i < job.spec.runtime_patches.size(); ++i) {
-    const auto& patch = job.spec.runtime_patches[i];
-    if (patch.template_ && patch.template_->replicated_jobs) {
-      std::string field = fmt::format("spec.runtimePatches[{}].trainingRuntimeSpec.template.spec", i);
-      throw Error(Diagnostic{job.positions.Find(field), "", field,
-                             "runtime patches of the JobSet template are not supported by this version of trainer yet"});
-    }
-  }
-
   info.template_spec.obj_apply = runtime.spec.template_.spec;
   Tree& spec = info.template_spec.obj_apply;
+  const bool patched = MergeRuntimePatches(job, spec);
   Tree* rjobs = spec.Find("replicatedJobs");
   if (rjobs == nullptr || !rjobs->IsList()) return info;
 
   const auto& trainer = job.spec.trainer;
-  for (Tree& rjob : rjobs->items()) {
+  for (std::size_t index = 0; index < rjobs->items().size(); ++index) {
+    Tree& rjob = rjobs->items()[index];
     Tree& job_template = rjob.Child("template");
     Tree& job_spec = job_template.Child("spec");
     Tree& pod_spec = job_spec.Child("template").Child("spec");
@@ -139,6 +361,10 @@ Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime) {
       }
     }
     const std::string* name = rjob.FindString("name");
+    // Upstream computes the pod requests on its typed spec: the runtime as written, or as re-decoded
+    // after runtime patches; the node container takes the merged resources either way.
+    const Tree* written = patched ? nullptr : WrittenPodSpec(runtime, index);
+    Tree requests_spec = written ? WithQuantitiesAsWritten(*written) : Tree();
     if (trainer && trainer->resources_per_node) {
       bool trainer_ancestor = ancestor && *ancestor == kAncestorTrainer && ml;
       bool launcher_as_node = ml && ml->mpi && ml->mpi->run_launcher_as_node.value_or(false) && name && *name == kNode;
@@ -148,6 +374,7 @@ Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime) {
           const std::string* cname = c.FindString("name");
           if (!cname || *cname != kNode) continue;
           c.Set("resources", MergedResources(c.Find("resources"), *trainer->resources_per_node));
+          if (written) SetNodeResources(requests_spec, c);
           break;
         }
       }
@@ -164,7 +391,7 @@ Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime) {
       auto& into = std::string_view(list) == "containers" ? ps.containers : ps.init_containers;
       for (const Tree& c : items->items()) into.push_back(ToContainer(c));
     }
-    ps.single_pod_requests = PodRequests(pod_spec);
+    ps.single_pod_requests = PodRequests(written ? requests_spec : pod_spec);
     info.template_spec.pod_sets.push_back(std::move(ps));
   }
   return info;

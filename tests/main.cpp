@@ -2,15 +2,22 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include "tests/golden.h"
+#include "tests/smp_kubectl.h"
 
 int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "command") == 0) return trainer::testing::RunCommandCase(argv[2]);
   // trainer_tests golden CASE_DIR [PLUGIN_ORDER]
   if ((argc == 3 || argc == 4) && std::strcmp(argv[1], "golden") == 0) {
     return trainer::testing::RunGoldenCase(argv[2], argc == 4 ? argv[3] : "");
+  }
+  // trainer_tests smp-kubectl [CASES [SEED]]
+  if (argc >= 2 && argc <= 4 && std::strcmp(argv[1], "smp-kubectl") == 0) {
+    return trainer::testing::RunSmpKubectl(argc >= 3 ? std::atoi(argv[2]) : 200,
+                                           argc == 4 ? static_cast<unsigned>(std::atoi(argv[3])) : 20261202u);
   }
   doctest::Context context(argc, argv);
   return context.run();

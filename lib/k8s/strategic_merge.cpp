@@ -64,6 +64,7 @@ class Merger {
         continue;
       }
       Tree* current = original.Find(key);
+      if (current != nullptr && SameScalar(*current, value)) continue;  // unchanged: keeps its origin
       if (current == nullptr || current->type() != value.type() || current->IsScalar()) {
         original.Set(key, WithoutNulls(value), patch.KeyOriginAt(i));
       } else if (current->IsMap()) {

@@ -1,0 +1,45 @@
+// measure REPEAT OUTPUT -- COMMAND [ARGS...]: runs COMMAND REPEAT times with stdout sent to
+// OUTPUT (a file, or /dev/null) and prints "<fastest wall ms> <largest peak RSS KiB>". Fails when
+// any run fails. Used by bench/run.sh, so that every figure comes from the same clock.
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+int main(int argc, char** argv) {
+  if (argc < 5 || std::strcmp(argv[3], "--") != 0) {
+    std::fprintf(stderr, "usage: measure REPEAT OUTPUT -- COMMAND [ARGS...]\n");
+    return 2;
+  }
+  const int repeat = std::max(1, std::atoi(argv[1]));
+  double best_ms = 1e300;
+  long peak_kib = 0;
+  for (int run = 0; run < repeat; ++run) {
+    auto start = std::chrono::steady_clock::now();
+    pid_t pid = fork();
+    if (pid == 0) {
+      int out = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (out < 0 || dup2(out, STDOUT_FILENO) < 0) _exit(127);
+      execvp(argv[4], argv + 4);
+      _exit(127);
+    }
+    int status = 0;
+    rusage usage{};
+    if (pid < 0 || wait4(pid, &status, 0, &usage) < 0) return 2;
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      std::fprintf(stderr, "measure: %s failed (status %d)\n", argv[4], status);
+      return 1;
+    }
+    best_ms = std::min(best_ms, ms);
+    peak_kib = std::max(peak_kib, usage.ru_maxrss);
+  }
+  std::printf("%.3f %ld\n", best_ms, peak_kib);
+  return 0;
+}

@@ -209,8 +209,19 @@ bool MergeRuntimePatches(const TrainJob& job, Tree& spec) {
       std::string field = fmt::format("{}.{}", at, e.path());
       throw Error(Diagnostic{job.positions.Find(field), "", field, fmt::format("cannot merge the runtime patch: {}", e.what())});
     }
+    // The typed re-decode of the whole spec: the jobs this patch did not name are already in
+    // decoded form (the runtime's spec is, and so is every earlier result), so only the named ones
+    // need it.
     std::vector<FieldIssue> issues;
-    RoundTrip(spec, "JobSetSpec", at, issues);
+    if (Tree* merged_jobs = spec.Find("replicatedJobs"); merged_jobs && merged_jobs->IsList()) {
+      for (std::size_t j = 0; j < merged_jobs->items().size(); ++j) {
+        Tree& rjob = merged_jobs->items()[j];
+        const std::string* name = rjob.FindString("name");
+        bool named = std::any_of(patch.template_->replicated_jobs->begin(), patch.template_->replicated_jobs->end(),
+                                 [&](const ReplicatedJobPatch& p) { return name && p.name == *name; });
+        if (named || name == nullptr) RoundTrip(rjob, "ReplicatedJob", fmt::format("{}.replicatedJobs[{}]", at, j), issues);
+      }
+    }
     if (!issues.empty()) {
       std::vector<Diagnostic> errors;
       for (const FieldIssue& issue : issues) {
@@ -232,29 +243,39 @@ bool MergeRuntimePatches(const TrainJob& job, Tree& spec) {
   return true;
 }
 
-// The pod spec that upstream's PodRequests sees when no runtime patch re-encoded the template:
-// the runtime's quantities as written (their Go format and cached text decide the format of the
-// PodGroup sums), not the canonical text the JobSet prints.
-Tree WithQuantitiesAsWritten(const Tree& written) {
-  Tree out = written;
-  auto as_written = [](Tree& resources) {
-    if (!resources.IsMap()) return;
-    for (Tree& q : resources.items()) {
-      if (std::optional<std::string> text = QuantityText(q)) q = Tree::String(std::move(*text), q.origin());
+// The parts of a pod spec that upstream's PodRequests reads, with the runtime's quantities as
+// written: when no runtime patch re-encoded the template, their Go format and cached text decide
+// the format of the PodGroup sums, not the canonical text the JobSet prints.
+Tree RequestsAsWritten(const Tree& written) {
+  Tree out = Tree::Map();
+  if (!written.IsMap()) return out;
+  auto quantities = [](const Tree& from) {
+    Tree to = Tree::Map();
+    if (!from.IsMap()) return to;
+    for (std::size_t i = 0; i < from.size(); ++i) {
+      if (std::optional<std::string> text = QuantityText(from.items()[i])) to.Set(from.KeyAt(i), Tree::String(std::move(*text)));
     }
+    return to;
   };
-  auto requests_of = [&](Tree& holder) {
-    Tree* resources = holder.IsMap() ? holder.Find("resources") : nullptr;
-    if (Tree* requests = resources && resources->IsMap() ? resources->Find("requests") : nullptr) as_written(*requests);
+  auto requests_of = [&](const Tree& holder, Tree& into) {
+    const Tree* resources = holder.Find("resources");
+    const Tree* requests = resources && resources->IsMap() ? resources->Find("requests") : nullptr;
+    if (requests) into.Child("resources").Set("requests", quantities(*requests));
   };
-  if (!out.IsMap()) return out;
   for (const char* list : {"initContainers", "containers"}) {
-    if (Tree* items = out.Find(list); items && items->IsList()) {
-      for (Tree& c : items->items()) requests_of(c);
+    const Tree* items = written.Find(list);
+    if (items == nullptr || !items->IsList()) continue;
+    Tree& copies = out.Set(list, Tree::List());
+    for (const Tree& c : items->items()) {
+      Tree& copy = copies.Append(Tree::Map());
+      if (!c.IsMap()) continue;
+      if (const Tree* name = c.Find("name")) copy.Set("name", *name);
+      if (const Tree* restart = c.Find("restartPolicy")) copy.Set("restartPolicy", *restart);
+      requests_of(c, copy);
     }
   }
-  requests_of(out);
-  if (Tree* overhead = out.Find("overhead")) as_written(*overhead);
+  requests_of(written, out);
+  if (const Tree* overhead = written.Find("overhead")) out.Set("overhead", quantities(*overhead));
   return out;
 }
 
@@ -364,7 +385,7 @@ Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime) {
     // Upstream computes the pod requests on its typed spec: the runtime as written, or as re-decoded
     // after runtime patches; the node container takes the merged resources either way.
     const Tree* written = patched ? nullptr : WrittenPodSpec(runtime, index);
-    Tree requests_spec = written ? WithQuantitiesAsWritten(*written) : Tree();
+    Tree requests_spec = written ? RequestsAsWritten(*written) : Tree();
     if (trainer && trainer->resources_per_node) {
       bool trainer_ancestor = ancestor && *ancestor == kAncestorTrainer && ml;
       bool launcher_as_node = ml && ml->mpi && ml->mpi->run_launcher_as_node.value_or(false) && name && *name == kNode;

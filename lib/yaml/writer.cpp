@@ -29,6 +29,18 @@ std::u32string CodePoints(std::string_view s) {
   return out;
 }
 
+bool IsAscii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+// An ASCII string seen as code points without decoding it: most scalars and keys are ASCII, and
+// the analyses below run on either this or a decoded std::u32string.
+struct AsciiCodePoints {
+  std::string_view s;
+  std::size_t size() const { return s.size(); }
+  char32_t operator[](std::size_t i) const { return static_cast<unsigned char>(s[i]); }
+};
+
 bool IsLetter(char32_t c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0xC0;
 }
@@ -122,6 +134,8 @@ bool IsTimestamp(std::string_view s) {
 }
 
 bool ReadsAsNonString(std::string_view s) {
+  // Every word below and every number starts with one of these.
+  if (!s.empty() && std::string_view("~nNyYtTfFoO.+-0123456789").find(s[0]) == std::string_view::npos) return false;
   static constexpr std::string_view kWords[] = {
       "", "~", "null", "Null", "NULL", "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
       "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF",
@@ -152,15 +166,8 @@ bool IsPrintable(char32_t c) {
          (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF);  // libyaml escapes everything beyond U+FFFF
 }
 
-ScalarStyles AnalyzeScalar(std::string_view text) {
-  ScalarStyles styles;
-  if (text.empty()) {
-    styles.plain = false;
-    styles.literal = false;
-    return styles;
-  }
-  if (text.substr(0, 3) == "---" || text.substr(0, 3) == "...") styles.plain = false;
-  std::u32string cps = CodePoints(text);
+template <class CodePointSequence>
+ScalarStyles AnalyzeCodePoints(const CodePointSequence& cps, ScalarStyles styles) {
   bool leading_space = false, leading_break = false, trailing_space = false, trailing_break = false;
   bool break_space = false, space_break = false, previous_space = false, previous_break = false;
   bool line_breaks = false, special = false;
@@ -208,6 +215,17 @@ ScalarStyles AnalyzeScalar(std::string_view text) {
   if (space_break || special) styles.plain = styles.single_quoted = styles.literal = false;
   if (line_breaks) styles.plain = false;
   return styles;
+}
+
+ScalarStyles AnalyzeScalar(std::string_view text) {
+  ScalarStyles styles;
+  if (text.empty()) {
+    styles.plain = false;
+    styles.literal = false;
+    return styles;
+  }
+  if (text.substr(0, 3) == "---" || text.substr(0, 3) == "...") styles.plain = false;
+  return IsAscii(text) ? AnalyzeCodePoints(AsciiCodePoints{text}, styles) : AnalyzeCodePoints(CodePoints(text), styles);
 }
 
 // ---- Output -----------------------------------------------------------------------------------
@@ -431,9 +449,10 @@ void WriteJsonString(std::string_view s, std::string& out) {
 
 }  // namespace
 
-bool YamlKeyLess(std::string_view a_text, std::string_view b_text) {
-  std::u32string a = CodePoints(a_text);
-  std::u32string b = CodePoints(b_text);
+namespace {
+
+template <class A, class B>
+bool KeyLess(const A& a, const B& b) {
   for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
     if (a[i] == b[i]) continue;
     bool al = IsLetter(a[i]);
@@ -458,6 +477,13 @@ bool YamlKeyLess(std::string_view a_text, std::string_view b_text) {
     return a[i] < b[i];
   }
   return a.size() < b.size();
+}
+
+}  // namespace
+
+bool YamlKeyLess(std::string_view a_text, std::string_view b_text) {
+  if (IsAscii(a_text) && IsAscii(b_text)) return KeyLess(AsciiCodePoints{a_text}, AsciiCodePoints{b_text});
+  return KeyLess(CodePoints(a_text), CodePoints(b_text));
 }
 
 void WriteYaml(const Tree& value, std::string& out, const Explain* explain) { WriteBlock(value, 0, out, explain); }

@@ -1124,26 +1124,50 @@ std::optional<ParsedTime> ParseTime(std::string_view text) {
   return parsed;
 }
 
+// A field path built only when an issue needs it: most values decode without one, and building
+// every path eagerly was most of the round trip's cost. Each link lives on the caller's stack.
+struct PathRef {
+  const PathRef* parent = nullptr;
+  const std::string* root = nullptr;  // set on the root link only
+  std::string_view field;             // ".field", or the key of "[key]"
+  std::size_t index = 0;
+  enum class Step : std::uint8_t { kRoot, kField, kIndex, kKey } step = Step::kRoot;
+
+  PathRef Field(std::string_view name) const { return PathRef{this, nullptr, name, 0, Step::kField}; }
+  PathRef Index(std::size_t i) const { return PathRef{this, nullptr, {}, i, Step::kIndex}; }
+  PathRef Key(std::string_view key) const { return PathRef{this, nullptr, key, 0, Step::kKey}; }
+
+  std::string String() const {
+    switch (step) {
+      case Step::kRoot: return *root;
+      case Step::kField: return Join(parent->String(), field);
+      case Step::kIndex: return fmt::format("{}[{}]", parent->String(), index);
+      case Step::kKey: return fmt::format("{}[{}]", parent->String(), field);
+    }
+    return {};
+  }
+};
+
 // Walks a tree alongside the table, rewriting it in place and collecting issues.
 class RoundTripper {
  public:
   explicit RoundTripper(std::vector<FieldIssue>& issues) : issues_(issues) {}
 
   // `object` is a map. `typed` is set below kTypedInApply.
-  void Struct(Tree& object, const StructType& type, const std::string& path, bool typed) {
+  void Struct(Tree& object, const StructType& type, const PathRef& path, bool typed) {
     for (std::size_t i = 0; i < object.size(); ++i) {
       const std::string& key = object.KeyAt(i);
       if (FindField(type, key) != nullptr) continue;
       const Origin& origin = object.KeyOriginAt(i).kind != Origin::Kind::kNone
                                  ? object.KeyOriginAt(i)
                                  : object.items()[i].origin();
-      Report(Join(path, key), origin, fmt::format("unknown field \"{}\"", key));
+      Report(path.Field(key), origin, fmt::format("unknown field \"{}\"", key));
     }
     Fields(object, type, path, typed);
   }
 
  private:
-  void Fields(Tree& object, const StructType& type, const std::string& path, bool typed) {
+  void Fields(Tree& object, const StructType& type, const PathRef& path, bool typed) {
     for (const Field& field : type.fields) {
       if (field.Has(kInline)) {
         Fields(object, *FindType(field.type), path, typed);
@@ -1153,8 +1177,8 @@ class RoundTripper {
     }
   }
 
-  void OneField(Tree& object, const Field& field, const std::string& parent_path, bool typed) {
-    const std::string path = Join(parent_path, field.name);
+  void OneField(Tree& object, const Field& field, const PathRef& parent_path, bool typed) {
+    const PathRef path = parent_path.Field(field.name);
     const bool typed_below = typed || field.Has(kTypedInApply);
     Tree* value = object.Find(field.name);
     const bool absent = value == nullptr || value->IsNull();
@@ -1168,9 +1192,7 @@ class RoundTripper {
         Mismatch(path, *value, field.Has(kList) ? "array" : "object");
       } else {
         for (std::size_t i = 0; i < value->items().size(); ++i) {
-          const std::string item_path = field.Has(kList)
-                                            ? fmt::format("{}[{}]", path, i)
-                                            : fmt::format("{}[{}]", path, value->KeyAt(i));
+          const PathRef item_path = field.Has(kList) ? path.Index(i) : path.Key(value->KeyAt(i));
           Value(value->items()[i], field, item_path, typed_below);
         }
         const bool typed_keeps_empty = typed && !field.Has(kOmitEmpty);
@@ -1225,7 +1247,7 @@ class RoundTripper {
   }
 
   // Decodes one value of the field's kind in place; null becomes the Go zero value.
-  void Value(Tree& value, const Field& field, const std::string& path, bool typed) {
+  void Value(Tree& value, const Field& field, const PathRef& path, bool typed) {
     const Origin origin = value.origin();
     switch (field.kind) {
       case Kind::kString:
@@ -1273,7 +1295,7 @@ class RoundTripper {
 
   // An integer in [min, max]. A YAML float with an integral value is accepted: kubectl's
   // YAML-to-JSON conversion writes 2.0 as 2, which Go decodes into an integer field.
-  void Integer(Tree& value, const std::string& path, std::string_view go_type, std::int64_t min,
+  void Integer(Tree& value, const PathRef& path, std::string_view go_type, std::int64_t min,
                std::int64_t max, std::string_view expected) {
     if (value.IsNull()) {
       value = Tree::Int(0, value.origin());
@@ -1298,7 +1320,7 @@ class RoundTripper {
   // resource.Quantity: a string or a JSON number, printed back with Quantity.String(). The
   // value goes through String() twice (ToUnstructured, then the apply configuration's JSON);
   // the second pass matters when the first one changed the format.
-  void Quantity(Tree& value, const std::string& path) {
+  void Quantity(Tree& value, const PathRef& path) {
     const std::optional<std::string> text = QuantityText(value);
     if (!text) {
       Mismatch(path, value, "quantity (string or number)");
@@ -1319,7 +1341,7 @@ class RoundTripper {
 
   // metav1.Time: RFC 3339 text, printed back in UTC without fractional seconds; the zero time
   // becomes null.
-  void Time(Tree& value, const std::string& path) {
+  void Time(Tree& value, const PathRef& path) {
     if (value.IsNull()) return;
     if (!value.IsString()) {
       Mismatch(path, value, "string");
@@ -1335,13 +1357,13 @@ class RoundTripper {
     value = parsed->zero ? Tree::Null(value.origin()) : Tree::String(parsed->utc, value.origin());
   }
 
-  void Mismatch(const std::string& path, const Tree& value, std::string_view expected) {
+  void Mismatch(const PathRef& path, const Tree& value, std::string_view expected) {
     Report(path, value.origin(),
            fmt::format("expected {}, got {}", expected, Tree::TypeName(value.type())));
   }
 
-  void Report(const std::string& path, const Origin& origin, std::string message) {
-    issues_.push_back(FieldIssue{path, origin, std::move(message)});
+  void Report(const PathRef& path, const Origin& origin, std::string message) {
+    issues_.push_back(FieldIssue{path.String(), origin, std::move(message)});
   }
 
   std::vector<FieldIssue>& issues_;
@@ -1377,7 +1399,9 @@ void RoundTrip(Tree& value, std::string_view type_name, const std::string& path,
                    fmt::format("expected object, got {}", Tree::TypeName(value.type()))});
     return;
   }
-  RoundTripper(issues).Struct(value, *type, path, false);
+  PathRef root;
+  root.root = &path;
+  RoundTripper(issues).Struct(value, *type, root, false);
 }
 
 }  // namespace trainer

@@ -12,6 +12,8 @@
 #include <string>
 
 #include "app/commands.h"
+#include "app/trainer_files.h"
+#include "app/validate_option.h"
 #include "diff/report.h"
 #include "diff/stream.h"
 #include "render/render.h"
@@ -35,6 +37,8 @@ struct DiffFlags {
   std::vector<std::string> runtimes;
   std::string namespace_ = "default";
   std::string flux_templates;
+  bool skip_non_trainer = false;  // see app/trainer_files.h
+  std::string validate = "strict";
   std::string output = "human";
   int context = 3;
   std::vector<std::string> ignore;
@@ -177,16 +181,20 @@ int RunDiff(const DiffFlags& flags) {
   }
 
   LoadOptions load;
-  load.paths = flags.paths;
-  load.runtime_paths = flags.runtimes;
+  load.paths = flags.skip_non_trainer ? KeepTrainerFiles(flags.paths, *fs) : flags.paths;
+  load.runtime_paths = flags.skip_non_trainer ? KeepTrainerFiles(flags.runtimes, *fs) : flags.runtimes;
   load.default_namespace = flags.namespace_;
+  load.validate = *ParseValidationMode(flags.validate);
   Inputs inputs = Load(load, *fs);
   for (const auto& notice : inputs.notices) std::cerr << "trainer: " << notice << '\n';
   RenderOptions render;
   render.flux_templates_dir = flags.flux_templates;
   if (const char* order = std::getenv("TRAINER_PLUGIN_ORDER")) render.plugin_order = order;
+  render.validate = load.validate;
   render.legacy_image = true;
-  std::vector<RenderedJob> legacy = RenderJobs(inputs, render);
+  std::vector<Diagnostic> warnings = inputs.warnings;
+  std::vector<RenderedJob> legacy = RenderJobs(inputs, render, &warnings);
+  for (const Diagnostic& warning : warnings) std::cerr << FormatWarning(warning) << '\n';
   render.legacy_image = false;
   std::vector<RenderedJob> current = RenderJobs(inputs, render);
   return Finish(CompareRenderings(legacy, current, ignore), flags);
@@ -209,7 +217,10 @@ Run SetupDiff(CLI::App& command) {
       command.add_option("--flux-templates", flags->flux_templates,
                          "--legacy: render the Flux entrypoint scripts from upstream's templates in DIR");
   flux->type_name("DIR")->check(CLI::ExistingDirectory);
-  flags->legacy_only = {runtime, ns, flux};
+  CLI::Option* skip = command.add_flag("--skip-non-trainer", flags->skip_non_trainer,
+                                       "--legacy: skip files that hold no Trainer object silently");
+  CLI::Option* validate = AddValidateOption(command, flags->validate, "--legacy: check");
+  flags->legacy_only = {runtime, ns, flux, skip, validate};
   command.add_option("-o,--output", flags->output, "Report format: human, unified, brief, json or github")
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kReportFormatNames), std::end(kReportFormatNames))))
       ->capture_default_str()

@@ -2,6 +2,8 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include "app/commands.h"
 #include "util/error.h"
@@ -11,6 +13,28 @@
 #endif
 
 namespace {
+
+constexpr const char* kVersionLine = "trainer " TRAINER_VERSION;
+
+// `trainer version`: the same line as `trainer --version`.
+trainer::app::Run SetupVersion(CLI::App&) {
+  return [] {
+    std::cout << kVersionLine << '\n';
+    return 0;
+  };
+}
+
+// How help and errors name the program: "kubectl trainer" when kubectl runs it as its plugin
+// kubectl-trainer (kubectl-foo_bar is `kubectl foo-bar`), "trainer" otherwise.
+std::string ProgramName(const char* argv0) {
+  std::string_view path = argv0 == nullptr ? "" : argv0;
+  std::string_view base = path.substr(path.find_last_of('/') + 1);
+  constexpr std::string_view kPluginPrefix = "kubectl-";
+  if (base.substr(0, kPluginPrefix.size()) != kPluginPrefix || base.size() == kPluginPrefix.size()) return "trainer";
+  std::string name = "kubectl ";
+  for (char c : base.substr(kPluginPrefix.size())) name += c == '-' ? ' ' : c == '_' ? '-' : c;
+  return name;
+}
 
 struct Command {
   const char* name;
@@ -26,15 +50,17 @@ constexpr Command kCommands[] = {
     {"plugins", "List the controller plugins trainer runs, in order, with their extension points",
      trainer::app::SetupPlugins},
     {"test", "Render every golden case in DIR... and compare it with its expected files", trainer::app::SetupTest},
+    {"version", "Print the version of trainer", SetupVersion},
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  const std::string program = ProgramName(argc > 0 ? argv[0] : nullptr);
   CLI::App app{"trainer: see what the Kubeflow Trainer controller will create for your TrainJobs, before anything "
                "touches a cluster.",
-               "trainer"};
-  app.set_version_flag("--version", std::string("trainer ") + TRAINER_VERSION);
+               program};
+  app.set_version_flag("--version", kVersionLine);
   app.require_subcommand(1, 1);
   std::vector<std::pair<CLI::App*, trainer::app::Run>> runs;
   for (const Command& c : kCommands) {
@@ -50,7 +76,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "trainer: error: " << e.what() << "\nRun 'trainer --help' for usage.\n";
+    std::cerr << "trainer: error: " << e.what() << "\nRun '" << program << " --help' for usage.\n";
     return 2;
   }
   try {

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "app/commands.h"
+#include "app/trainer_files.h"
+#include "app/validate_option.h"
 #include "render/render.h"
 #include "util/error.h"
 
@@ -28,6 +30,9 @@ struct RenderFlags {
   bool generate_ssh_keys = false;
   bool explain = false;
   std::string flux_templates;
+  bool quiet = false;             // --quiet: the exit status says it all
+  bool skip_non_trainer = false;  // --skip-non-trainer: see app/trainer_files.h
+  std::string validate = "strict";
 };
 
 // Writes every file under `dir`, each first to a temporary name and then renamed into place.
@@ -65,18 +70,27 @@ int RunRender(const RenderFlags& flags) {
   request.render.legacy_image = flags.legacy;
   request.render.generate_ssh_keys = flags.generate_ssh_keys;
   request.render.flux_templates_dir = flags.flux_templates;
+  request.load.validate = request.render.validate = *ParseValidationMode(flags.validate);
   if (const char* order = std::getenv("TRAINER_PLUGIN_ORDER")) request.render.plugin_order = order;
   request.format = flags.output == "json" ? RenderRequest::Format::kJson : RenderRequest::Format::kYaml;
   request.show_only = flags.show_only;
   request.explain = flags.explain;
   if (flags.explain && request.format == RenderRequest::Format::kJson) throw Error("--explain works with -o yaml only");
   auto fs = NewRealFileSystem();
+  if (flags.skip_non_trainer) {
+    request.load.paths = KeepTrainerFiles(flags.paths, *fs);
+    request.load.runtime_paths = KeepTrainerFiles(flags.runtimes, *fs);
+  }
   RenderResult result = Render(request, *fs);
-  for (const auto& notice : result.notices) std::cerr << "trainer: " << notice << '\n';
+  if (!flags.quiet) {
+    for (const auto& notice : result.notices) std::cerr << "trainer: " << notice << '\n';
+  }
+  for (const Diagnostic& warning : result.warnings) std::cerr << FormatWarning(warning) << '\n';
   if (!flags.output_dir.empty()) {
     WriteFiles(flags.output_dir, result.files);
     return 0;
   }
+  if (flags.quiet) return 0;
   std::fwrite(result.output.data(), 1, result.output.size(), stdout);
   if (std::fflush(stdout) != 0) throw Error("cannot write to standard output");
   return 0;
@@ -117,6 +131,11 @@ Run SetupRender(CLI::App& command) {
                      "init.sh) in DIR")
       ->type_name("DIR")
       ->check(CLI::ExistingDirectory);
+  AddValidateOption(command, flags->validate);
+  command.add_flag("-q,--quiet", flags->quiet,
+                   "Print nothing but errors and warnings: the exit status tells whether every TrainJob renders");
+  command.add_flag("--skip-non-trainer", flags->skip_non_trainer,
+                   "Skip files that hold no Trainer object (other kinds, YAML that is no Kubernetes object) silently");
   return [flags] { return RunRender(*flags); };
 }
 

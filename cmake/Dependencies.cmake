@@ -6,4 +6,27 @@ find_package(CLI11 CONFIG QUIET)
 find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
 find_path(DTL_INCLUDE_DIR dtl/dtl.hpp REQUIRED)
 find_path(DOCTEST_INCLUDE_DIR doctest/doctest.h REQUIRED)
+
+# Link yaml-cpp, libcrypto and the C++ runtime statically and fmt header-only: the dynamic loader's
+# relocations were most of the instructions of a one-job render (bench/RESULTS.md). Sanitizer and
+# fuzzing builds keep the shared libraries.
+option(TRAINER_STATIC_DEPS "Link yaml-cpp, libcrypto and libstdc++ statically, fmt header-only" ON)
+if(TRAINER_STATIC_DEPS AND NOT TRAINER_SANITIZE AND NOT TRAINER_FUZZ)
+  set(TRAINER_LINK_STATIC ON)
+  find_library(TRAINER_YAML_CPP_STATIC NAMES libyaml-cpp.a REQUIRED)
+  set(OPENSSL_USE_STATIC_LIBS TRUE)
+else()
+  set(TRAINER_LINK_STATIC OFF)
+endif()
 find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)
+
+# trainer_deps: what every target built on the library links.
+add_library(trainer_deps INTERFACE)
+if(TRAINER_LINK_STATIC)
+  target_link_libraries(trainer_deps INTERFACE fmt::fmt-header-only ${TRAINER_YAML_CPP_STATIC} OpenSSL::Crypto)
+  target_link_options(trainer_deps INTERFACE -static-libstdc++ -static-libgcc)
+  set(TRAINER_YAML_CPP ${TRAINER_YAML_CPP_STATIC})
+else()
+  target_link_libraries(trainer_deps INTERFACE fmt::fmt yaml-cpp OpenSSL::Crypto)
+  set(TRAINER_YAML_CPP yaml-cpp)
+endif()

@@ -1,5 +1,32 @@
-# bash completion for trainer. It asks the binary for its commands and options, so it never falls
-# behind them. Install as /usr/share/bash-completion/completions/trainer.
+# bash completion for trainer. It reads the commands, options and option values from the binary's
+# --help, so it never falls behind them. Install as share/bash-completion/completions/trainer.
+
+# The options that `PROGRAM [COMMAND] --help` lists, one line each: NAMES<tab>ARGUMENT. CLI11 writes
+# each option as "  -o,--output FORMAT:{yaml,json}=yaml" in a 30-column field, the description after
+# it or, when the field is full, on the next line.
+_trainer_options() {
+  "$@" --help 2>/dev/null | awk '
+    /^Options:/ { on = 1; next }
+    /^[^ ]/ { on = 0 }
+    on && /^  -/ {
+      field = length($0) > 30 && substr($0, 30, 1) == " " ? substr($0, 1, 30) : $0
+      n = split(field, words, " ")
+      argument = words[2]
+      if (argument == "Excludes:" || argument == "Needs:" || argument == "REQUIRED") argument = ""
+      print words[1] "\t" argument
+    }'
+}
+
+# Files named *.yaml or *.yml, and directories; any file (all); directories (dirs).
+_trainer_files() {
+  compopt -o filenames 2>/dev/null
+  case $1 in
+    yaml) COMPREPLY=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur") $(compgen -d -- "$cur")) ;;
+    all) COMPREPLY=($(compgen -f -- "$cur")) ;;
+    dirs) COMPREPLY=($(compgen -d -- "$cur")) ;;
+  esac
+}
+
 _trainer() {
   local cur prev words cword
   _init_completion 2>/dev/null || {
@@ -8,37 +35,47 @@ _trainer() {
     words=("${COMP_WORDS[@]}")
     cword=$COMP_CWORD
   }
-  local command="" i
+  local program=${words[0]/#\~/$HOME} command="" i
   for ((i = 1; i < cword; i++)); do
     case ${words[i]} in -*) ;; *) command=${words[i]}; break ;; esac
   done
+  local names argument option
   if [[ -z $command ]]; then
-    local commands
-    commands=$("${words[0]}" --help 2>/dev/null | awk '/^Subcommands:/ {on=1; next} on && NF {print $1}')
-    COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
+    if [[ $cur == -* ]]; then
+      COMPREPLY=($(compgen -W "$(_trainer_options "$program" | cut -f1 | tr , ' ')" -- "$cur"))
+    else
+      # "  render                      Print every object ..." under Subcommands:
+      COMPREPLY=($(compgen -W "$("$program" --help 2>/dev/null | awk '/^Subcommands:/ {on = 1; next} /^[^ ]/ {on = 0} on && NF {print $1}')" -- "$cur"))
+    fi
     return
   fi
-  case $prev in
-    -o|--output)
-      # The allowed values, as the command's --help lists them: FORMAT:{a,b,c}
-      local formats
-      formats=$("${words[0]}" "$command" --help 2>/dev/null | grep -oE -- '--output [A-Z]+:\{[^}]*\}' | sed 's/.*{//; s/}//; s/,/ /g')
-      COMPREPLY=($(compgen -W "$formats" -- "$cur"))
-      return ;;
-    --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-    -n|--namespace|-s|--show-only|--ignore|-C|--context) return ;;
-    --output-dir|--flux-templates) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-  esac
+  # The value of the option before the cursor.
+  if [[ $prev == -* && $cword -gt 1 ]]; then
+    while IFS=$'\t' read -r names argument; do
+      [[ ,$names, == *,"$prev",* ]] || continue
+      [[ -n $argument ]] || break  # a flag
+      if [[ $argument == *'{'*'}'* ]]; then
+        option=${argument#*\{}
+        option=${option%%\}*}
+        COMPREPLY=($(compgen -W "${option//,/ }" -- "$cur"))
+      elif [[ $prev == --ignore ]]; then
+        :  # a field path, not a file
+      elif [[ $argument == DIR* ]]; then
+        _trainer_files dirs
+      elif [[ $argument == PATH* ]]; then
+        _trainer_files yaml
+      fi
+      return
+    done < <(_trainer_options "$program" "$command")
+  fi
   if [[ $cur == -* ]]; then
-    local options
-    options=$("${words[0]}" "$command" --help 2>/dev/null | grep -oE '(^|[ ,])--?[A-Za-z][A-Za-z-]*' | tr -d ' ,')
-    COMPREPLY=($(compgen -W "$options" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_trainer_options "$program" "$command" | cut -f1 | tr , ' ')" -- "$cur"))
     return
   fi
   case $command in
-    diff) COMPREPLY=($(compgen -f -- "$cur")) ;;  # kubectl's rendered files have no extension
-    test) COMPREPLY=($(compgen -d -- "$cur")) ;;
-    *) COMPREPLY=($(compgen -f -X '!*.@(yaml|yml)' -- "$cur") $(compgen -d -- "$cur")) ;;
+    render) _trainer_files yaml ;;
+    diff) _trainer_files all ;;  # kubectl diff's files have no extension
+    test) _trainer_files dirs ;;
   esac
 }
-complete -F _trainer trainer
+complete -F _trainer trainer kubectl-trainer

@@ -60,19 +60,47 @@ check "--generate-ssh-keys drops the placeholder annotation" test -z "$(grep pla
 run render testdata/40-mpi-launcher-and-nodes/input.yaml -s Secret
 check "without --generate-ssh-keys the Secret is a marked placeholder" grep -q 'trainer-render.local/placeholder' "$tmp/out"
 
-for command in render diff test; do
-  for option in $("$trainer" "$command" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
-    [[ $option == --help ]] && continue
-    check "man page documents $command $option" grep -q -- "${option//-/\\\\-}" man/trainer.1
-  done
-done
+# The options --help lists are checked against the man page and the completions by man_test.sh and
+# completion_test.sh.
+
+# Checking, as pre-commit does: --quiet prints nothing, --skip-non-trainer looks only at files that
+# hold a Trainer object.
+run render --quiet examples/quickstart.yaml
+check "--quiet exits 0 and prints nothing" test "$rc" -eq 0 -a -z "$out" -a -z "$err"
+printf 'replicas: 3\n' >"$tmp/values.yaml"
+printf -- '- a\n- b\n' >"$tmp/list.yaml"
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n{{- end }}\n' >"$tmp/helm.yaml"
+printf 'apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: x\n' >"$tmp/broken-job.yaml"
+run render "$tmp/values.yaml"
+check "YAML without a kind is an error by default" test "$rc" -eq 2
+run render --skip-non-trainer "$tmp/values.yaml" "$tmp/list.yaml" "$tmp/helm.yaml" examples/quickstart.yaml
+check "--skip-non-trainer skips YAML that is no Trainer object" test "$rc" -eq 0
+check "--skip-non-trainer still renders the TrainJobs" grep -q '^kind: JobSet$' "$tmp/out"
+check "--skip-non-trainer says nothing about what it skips" test -z "$err"
+run render --quiet --skip-non-trainer "$tmp/broken-job.yaml"
+check "--skip-non-trainer still fails a broken TrainJob file" test "$rc" -eq 2
+run render --quiet --skip-non-trainer "$tmp"
+check "--skip-non-trainer searches directories" test "$rc" -eq 2 -a -n "$(grep broken-job.yaml "$tmp/err")"
+run diff --legacy --skip-non-trainer "$tmp/values.yaml" "$tmp/helm.yaml" examples/quickstart.yaml
+check "diff --legacy --skip-non-trainer checks the TrainJobs only" test "$rc" -eq 0
+check "diff --legacy --skip-non-trainer counts one TrainJob" grep -q '^1 TrainJob checked' "$tmp/out"
+run diff --skip-non-trainer "$tmp/values.yaml" "$tmp/values.yaml"
+check "diff --skip-non-trainer without --legacy is a usage error" test "$rc" -eq 2
+
+version=$(sed -n 's/^project(trainer VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+run version
+check "trainer version prints the version of CMake's project()" test "$rc" -eq 0 -a "$out" = "trainer $version"
+run --version
+check "trainer --version prints the same" test "$rc" -eq 0 -a "$out" = "trainer $version"
 
 readme_test=$(grep -A1 '^# 2\.' README.md | tail -n 1)
 ci_test=$(grep '^cmake ' .ci/run)
 check "the README's test command is the one .ci/run runs" test "$readme_test" = "$ci_test"
-packages() { grep -oE '(lib[a-z0-9-]+-dev|doctest-dev|build-essential|cmake )' | sort -u; }
+# The words after "apt-get install" up to the end of the command, options left out.
+packages() { tr '\\\n' '  ' | sed 's/.*apt-get install//; s/&&.*//; s/>.*//' | tr ' ' '\n' | grep -E '^[a-z0-9]' | sort -u; }
 readme_packages=$(grep -A1 '^# 1\.' README.md | tail -n 1 | packages)
 ci_packages=$(sed -n '/apt-get install/,/dev.null/p' .ci/run | packages)
+check "the README and .ci/run install packages" test -n "$readme_packages"
 check "the README installs the packages .ci/run installs" test "$readme_packages" = "$ci_packages"
 
 echo "$passed passed, $failed failed"

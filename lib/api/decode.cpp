@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <functional>
 #include <limits>
 
@@ -29,14 +30,24 @@ Origin FieldPositions::Find(std::string path) const {
 
 namespace {
 
+// How both the decoder and the typed round trip word an unknown field.
+constexpr std::string_view kUnknownFieldPrefix = "unknown field \"";
+
 const char* Article(Tree::Type type) {
   return type == Tree::Type::kInt || type == Tree::Type::kMap || type == Tree::Type::kList ? "an" : "a";
 }
 
+// A field the schema does not know: the diagnostic's index among the errors, and the field's path
+// from the document root, to prune it.
+struct UnknownField {
+  std::size_t error_index;
+  std::string path;
+};
+
 class Decoder {
  public:
-  Decoder(FieldPositions& positions, std::vector<Diagnostic>& errors)
-      : positions_(positions), errors_(errors) {}
+  Decoder(FieldPositions& positions, std::vector<Diagnostic>& errors, std::vector<UnknownField>& unknown)
+      : positions_(positions), errors_(errors), unknown_(unknown) {}
 
   void Fail(const Tree& at, const std::string& path, std::string message) {
     errors_.push_back(Diagnostic{at.origin(), subject_, path, std::move(message)});
@@ -106,6 +117,7 @@ class Decoder {
     std::vector<FieldIssue> issues;
     RoundTrip(out, type_name, path, issues);
     for (auto& issue : issues) {
+      if (issue.message.rfind(kUnknownFieldPrefix, 0) == 0) unknown_.push_back(UnknownField{errors_.size(), issue.path});
       errors_.push_back(Diagnostic{issue.origin.HasPosition() ? issue.origin : t.origin(), subject_,
                                    issue.path, issue.message});
     }
@@ -133,6 +145,7 @@ class Decoder {
       std::string field_path = Path(path, t.KeyAt(i));
       positions_.Record(field_path, t.KeyOriginAt(i));
       if (!visit(t.KeyAt(i), t.items()[i], field_path)) {
+        unknown_.push_back(UnknownField{errors_.size(), field_path});
         Fail(t.items()[i], path, fmt::format("unknown field \"{}\"", t.KeyAt(i)));
         errors_.back().where = t.KeyOriginAt(i);
       }
@@ -443,21 +456,18 @@ class Decoder {
  private:
   FieldPositions& positions_;
   std::vector<Diagnostic>& errors_;
+  std::vector<UnknownField>& unknown_;
   std::string subject_;
 };
 
-// Decodes the top level shared by all three kinds: apiVersion, kind, metadata, spec, status.
+// Decodes the top level shared by all three kinds: apiVersion, kind, metadata, spec, status. Every
+// problem goes to `errors`, in document order; `unknown` says which of them are unknown fields.
 template <class Object, class Spec>
-void DecodeTopLevel(const Tree& document, Object& object, Spec& spec, const char* kind) {
-  std::vector<Diagnostic> errors;
-  Decoder d(object.positions, errors);
+void DecodeTopLevel(const Tree& document, Object& object, Spec& spec, const char* kind, std::vector<Diagnostic>& errors,
+                    std::vector<UnknownField>& unknown) {
+  Decoder d(object.positions, errors, unknown);
   object.origin = document.origin();
-  if (const std::string* name = document.Find("metadata") ? document.Find("metadata")->FindString("name") : nullptr) {
-    const std::string* ns = document.Find("metadata")->FindString("namespace");
-    d.set_subject(ns && !ns->empty() ? fmt::format("{} {}/{}", kind, *ns, *name) : fmt::format("{} {}", kind, *name));
-  } else {
-    d.set_subject(kind);
-  }
+  d.set_subject(DescribeDocument(document, kind));
   bool has_metadata = false;
   bool has_spec = false;
   d.Object(document, "", [&](std::string_view k, const Tree& v, const std::string& p) {
@@ -469,7 +479,59 @@ void DecodeTopLevel(const Tree& document, Object& object, Spec& spec, const char
   });
   if (!has_metadata || object.metadata.name.empty()) d.Fail(document, "metadata.name", "Required value");
   if (!has_spec && std::string_view(kind) == kTrainJobKind) d.Fail(document, "spec.runtimeRef", "Required value");
+}
+
+// Removes the field at `path` ("spec.trainer.foo", "spec.x[0].y", "a[key].b") below `node`. Keys may
+// hold dots, so every key that fits the path is tried.
+bool EraseAtPath(Tree& node, std::string_view path) {
+  if (!path.empty() && path.front() == '.') path.remove_prefix(1);
+  if (node.IsList()) {
+    if (path.empty() || path.front() != '[') return false;
+    std::size_t close = path.find(']');
+    if (close == std::string_view::npos) return false;
+    std::size_t index = 0;
+    auto [end, ec] = std::from_chars(path.data() + 1, path.data() + close, index);
+    if (ec != std::errc() || end != path.data() + close || index >= node.items().size()) return false;
+    return EraseAtPath(node.items()[index], path.substr(close + 1));
+  }
+  if (!node.IsMap()) return false;
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    const std::string& key = node.KeyAt(i);
+    for (bool bracketed : {false, true}) {
+      std::string form = bracketed ? "[" + key + "]" : key;
+      if (path.substr(0, form.size()) != form) continue;
+      std::string_view rest = path.substr(form.size());
+      if (rest.empty()) {
+        std::string erased = key;  // Erase shifts the keys
+        return node.Erase(erased);
+      }
+      if ((rest.front() == '.' || rest.front() == '[') && EraseAtPath(node.items()[i], rest)) return true;
+    }
+  }
+  return false;
+}
+
+template <class Object, class Spec>
+Object DecodeStrict(const Tree& document, Object object, Spec Object::*spec, const char* kind) {
+  std::vector<Diagnostic> errors;
+  std::vector<UnknownField> unknown;
+  DecodeTopLevel(document, object, object.*spec, kind, errors, unknown);
   if (!errors.empty()) throw Error(std::move(errors));
+  return object;
+}
+
+// Decodes once to find the unknown fields, prunes them, and decodes the pruned document strictly.
+template <class Decode>
+auto DecodePruned(Tree& document, std::vector<Diagnostic>& unknown_fields, const char* kind, Decode decode) {
+  decltype(decode(document)) probe;
+  std::vector<Diagnostic> errors;
+  std::vector<UnknownField> unknown;
+  DecodeTopLevel(document, probe, probe.spec, kind, errors, unknown);
+  for (const UnknownField& u : unknown) {
+    unknown_fields.push_back(errors[u.error_index]);
+    EraseAtPath(document, u.path);
+  }
+  return decode(document);
 }
 
 }  // namespace
@@ -482,19 +544,35 @@ TypeMeta ReadTypeMeta(const Tree& document) {
   return tm;
 }
 
+std::string DescribeDocument(const Tree& document, std::string_view kind) {
+  const Tree* meta = document.IsMap() ? document.Find("metadata") : nullptr;
+  const std::string* name = meta && meta->IsMap() ? meta->FindString("name") : nullptr;
+  if (name == nullptr) return std::string(kind);
+  const std::string* ns = meta->FindString("namespace");
+  return ns && !ns->empty() ? fmt::format("{} {}/{}", kind, *ns, *name) : fmt::format("{} {}", kind, *name);
+}
+
 TrainJob DecodeTrainJob(const Tree& document) {
-  TrainJob job;
-  DecodeTopLevel(document, job, job.spec, kTrainJobKind);
-  return job;
+  return DecodeStrict(document, TrainJob{}, &TrainJob::spec, kTrainJobKind);
 }
 
 Runtime DecodeRuntime(const Tree& document) {
+  std::string kind = ReadTypeMeta(document).kind;
   Runtime runtime;
-  runtime.kind = ReadTypeMeta(document).kind;
+  runtime.kind = kind;
   runtime.source = document;
-  DecodeTopLevel(document, runtime, runtime.spec, runtime.kind.c_str());
+  runtime = DecodeStrict(document, std::move(runtime), &Runtime::spec, kind.c_str());
   if (!runtime.spec.template_.spec.IsMap()) runtime.spec.template_.spec = Tree::Map();
   return runtime;
+}
+
+TrainJob DecodeTrainJobPruned(Tree& document, std::vector<Diagnostic>& unknown_fields) {
+  return DecodePruned(document, unknown_fields, kTrainJobKind, [](const Tree& d) { return DecodeTrainJob(d); });
+}
+
+Runtime DecodeRuntimePruned(Tree& document, std::vector<Diagnostic>& unknown_fields) {
+  std::string kind = ReadTypeMeta(document).kind;
+  return DecodePruned(document, unknown_fields, kind.c_str(), [](const Tree& d) { return DecodeRuntime(d); });
 }
 
 }  // namespace trainer

@@ -3,7 +3,11 @@
 // field path and its file:line:column. Every problem in a document is reported, not just the first.
 #pragma once
 
+#include <string_view>
+#include <vector>
+
 #include "api/types.h"
+#include "util/error.h"
 #include "yaml/tree.h"
 
 namespace trainer {
@@ -11,6 +15,16 @@ namespace trainer {
 // Both take a document that already has its CRD defaults (api/defaults.h). They throw Error.
 TrainJob DecodeTrainJob(const Tree& document);
 Runtime DecodeRuntime(const Tree& document);
+
+// The same for --validate=warn and ignore: unknown fields are removed from `document`, as the API
+// server prunes them, and appended to `unknown_fields` instead of failing; any other problem
+// (a wrong type, a missing name) still throws Error.
+TrainJob DecodeTrainJobPruned(Tree& document, std::vector<Diagnostic>& unknown_fields);
+Runtime DecodeRuntimePruned(Tree& document, std::vector<Diagnostic>& unknown_fields);
+
+// "Kind ns/name", "Kind name" without a namespace, or "Kind" without a name: how diagnostics name
+// the object of `document`.
+std::string DescribeDocument(const Tree& document, std::string_view kind);
 
 // apiVersion and kind of a document, "" when absent or not strings.
 struct TypeMeta {

@@ -164,7 +164,7 @@ metadata: {name: rt}
 spec:
   mlPolicy: {numNodes: 2, mpi: {}}
   template:
-    metadata: {labels: {x: y}}
+    metadata: {labels: {x: "y"}}
     spec:
       replicatedJobs:
       - name: node
@@ -192,6 +192,81 @@ TEST_CASE("an unknown mlPolicy is rejected") {
   } catch (const Error& e) {
     CHECK(std::string(e.what()) == "job.yaml:4:19: ClusterTrainingRuntime rt: spec.mlPolicy: unknown field \"pytorch\"");
   }
+}
+
+}  // namespace trainer
+
+namespace trainer {
+
+TEST_CASE("pruned decoding removes unknown fields, as the API server prunes them, and reports them apart") {
+  Tree doc = ReadYamlStream(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: j, colour: red}
+spec:
+  runtimeRef: {name: rt}
+  trainer:
+    numNode: 3
+    env: [{name: X, value: "1", secret: true}]
+  extra.dotted/key: 1
+)",
+                            &kFile)
+                 .at(0);
+  ApplyDefaults(doc, DefaultRule::Scope::kTrainJob);
+  std::vector<Diagnostic> unknown;
+  TrainJob job = DecodeTrainJobPruned(doc, unknown);
+  std::vector<std::string> messages;
+  for (const Diagnostic& d : unknown) messages.push_back(d.Format());
+  CHECK(messages == std::vector<std::string>{
+                        "job.yaml:3:21: TrainJob j: metadata: unknown field \"colour\"",
+                        "job.yaml:7:5: TrainJob j: spec.trainer: unknown field \"numNode\"",
+                        "job.yaml:8:33: TrainJob j: spec.trainer.env[0].secret: unknown field \"secret\"",
+                        "job.yaml:9:3: TrainJob j: spec: unknown field \"extra.dotted/key\"",
+                    });
+  CHECK(doc.Find("metadata")->Find("colour") == nullptr);
+  CHECK(doc.Find("spec")->Find("extra.dotted/key") == nullptr);
+  CHECK(doc.Find("spec")->Find("trainer")->Find("numNode") == nullptr);
+  CHECK(doc.Find("spec")->Find("trainer")->Find("env")->items()[0].Find("secret") == nullptr);
+  CHECK(job.spec.trainer->env.at(0).Find("secret") == nullptr);
+  CHECK(!job.spec.trainer->num_nodes);
+}
+
+TEST_CASE("pruned decoding still fails on values of the wrong type") {
+  Tree doc = ReadYamlStream("metadata: {name: j}\nspec: {runtimeRef: {name: rt}, trainer: {numNodes: many}, x: 1}\n", &kFile).at(0);
+  std::vector<Diagnostic> unknown;
+  CHECK_THROWS_WITH(DecodeTrainJobPruned(doc, unknown),
+                    "job.yaml:2:52: TrainJob j: spec.trainer.numNodes: expected an integer, got a string");
+  CHECK(unknown.size() == 1);
+}
+
+TEST_CASE("pruned decoding of a runtime removes unknown fields inside its JobSet template") {
+  Tree doc = ReadYamlStream(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainingRuntime
+metadata: {name: rt, namespace: ns}
+spec:
+  template:
+    spec:
+      replicatedJobs: [{name: node, template: {spec: {template: {spec: {containers: [{name: node, image: a, gpus: 2}]}}}}}]
+)",
+                            &kFile)
+                 .at(0);
+  ApplyDefaults(doc, DefaultRule::Scope::kRuntime);
+  std::vector<Diagnostic> unknown;
+  Runtime runtime = DecodeRuntimePruned(doc, unknown);
+  REQUIRE(unknown.size() == 1);
+  CHECK(unknown[0].Format() ==
+        "job.yaml:7:109: TrainingRuntime ns/rt: spec.template.spec.replicatedJobs[0].template.spec.template.spec."
+        "containers[0].gpus: unknown field \"gpus\"");
+  const Tree& container = runtime.spec.template_.spec.Find("replicatedJobs")->items()[0].Find("template")->Find("spec")
+                              ->Find("template")->Find("spec")->Find("containers")->items()[0];
+  CHECK(container.Find("gpus") == nullptr);
+  CHECK(runtime.source == doc);
+}
+
+TEST_CASE("documents are named by kind, namespace and name") {
+  CHECK(DescribeDocument(ReadYamlStream("metadata: {name: a, namespace: b}", &kFile).at(0), "TrainJob") == "TrainJob b/a");
+  CHECK(DescribeDocument(ReadYamlStream("metadata: {name: a}", &kFile).at(0), "ClusterTrainingRuntime") ==
+        "ClusterTrainingRuntime a");
+  CHECK(DescribeDocument(ReadYamlStream("spec: {}", &kFile).at(0), "TrainJob") == "TrainJob");
 }
 
 }  // namespace trainer

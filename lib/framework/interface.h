@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/types.h"
+#include "api/validation.h"
 #include "runtime/info.h"
 #include "util/error.h"
 
@@ -30,6 +31,8 @@ struct RenderOptions {
   // "rotated:N" (the registry order starting at entry N). Upstream's order is random; this lets
   // tests find outputs that depend on it.
   std::string plugin_order;
+  // Admission: whether the TrainJob webhook's rejections are errors, warnings, or not checked.
+  ValidationMode validate = ValidationMode::kStrict;
 };
 
 class Plugin {

@@ -7,12 +7,15 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "api/decode.h"
 #include "api/defaults.h"
+#include "api/schema.h"
 #include "util/error.h"
+#include "webhooks/trainingruntime.h"
 #include "yaml/reader.h"
 
 namespace trainer {
@@ -20,6 +23,21 @@ namespace trainer {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Reads at most the YAML reader's size limit plus one byte: enough for it to report a stream
+// beyond the limit, without reading an endless one (/dev/zero, a FIFO fed forever) to its end.
+// `expected` (a regular file's size, or 0) sizes the buffer up front.
+std::string ReadBounded(std::istream& in, std::uintmax_t expected) {
+  const std::size_t cap = ReadLimits{}.max_bytes + 1;
+  std::string content;
+  content.reserve(static_cast<std::size_t>(std::min<std::uintmax_t>(expected, cap)));
+  std::vector<char> chunk(std::size_t{1} << 16);
+  while (content.size() < cap && in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(std::min(chunk.size(), cap - content.size())));
+    content.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  }
+  return content;
+}
 
 class RealFileSystem : public FileSystem {
  public:
@@ -35,21 +53,35 @@ class RealFileSystem : public FileSystem {
   std::string ReadFile(const std::string& path) override {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-    std::ostringstream content;
-    content << in.rdbuf();
+    std::error_code ec;
+    std::uintmax_t size = fs::is_regular_file(path, ec) ? fs::file_size(path, ec) : 0;
+    std::string content = ReadBounded(in, ec ? 0 : size);
     if (in.bad()) throw Error(fmt::format("{}: cannot read", path));
-    return std::move(content).str();
+    return content;
   }
 
-  std::string ReadStdin() override {
-    return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  }
+  std::string ReadStdin() override { return ReadBounded(std::cin, 0); }
 
   std::vector<std::string> ListYamlFiles(const std::string& dir) override {
     std::vector<std::string> files;
     std::error_code ec;
+    // The real directories from `dir` down to the current entry: a symbolic link back to one of
+    // them is not followed, so that link loops end.
+    std::error_code root_ec;
+    std::vector<fs::path> chain{fs::weakly_canonical(dir, root_ec)};
     for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::follow_directory_symlink, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_directory()) {
+        std::error_code canonical_ec;
+        fs::path real = fs::canonical(it->path(), canonical_ec);
+        chain.resize(static_cast<std::size_t>(it.depth()) + 1);
+        if (canonical_ec || std::find(chain.begin(), chain.end(), real) != chain.end()) {
+          it.disable_recursion_pending();
+        } else {
+          chain.push_back(real);
+        }
+        continue;
+      }
       if (!it->is_regular_file()) continue;
       auto ext = it->path().extension();
       if (ext == ".yaml" || ext == ".yml") files.push_back(it->path().string());
@@ -66,6 +98,24 @@ class RealFileSystem : public FileSystem {
   }
 };
 
+// A field path as the API server's schema validation spells it: map keys after a dot
+// ("limits.cpu"), where decoding writes them in brackets ("limits[cpu]").
+std::string ApiPath(const std::string& path) {
+  std::string out;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    std::size_t close = path[i] == '[' ? path.find(']', i) : std::string::npos;
+    if (close == std::string::npos) {
+      out.push_back(path[i]);
+      continue;
+    }
+    std::string inside = path.substr(i + 1, close - i - 1);
+    bool index = !inside.empty() && inside.find_first_not_of("0123456789") == std::string::npos;
+    out += index ? "[" + inside + "]" : "." + inside;
+    i = close;
+  }
+  return out;
+}
+
 bool IsTrainerKind(const std::string& kind) {
   return kind == kTrainJobKind || kind == kTrainingRuntimeKind || kind == kClusterTrainingRuntimeKind;
 }
@@ -78,11 +128,12 @@ class Loader {
  public:
   Loader(const LoadOptions& options, FileSystem& fs, Inputs& inputs) : options_(options), fs_(fs), inputs_(inputs) {}
 
+  // Reads every input; the problems found are left in errors().
   void Run() {
     for (const auto& path : options_.paths) LoadPath(path, false);
     for (const auto& path : options_.runtime_paths) LoadPath(path, true);
-    if (!errors_.empty()) throw Error(std::move(errors_));
   }
+  std::vector<Diagnostic>& errors() { return errors_; }
 
  private:
   void LoadPath(const std::string& path, bool runtimes_only) {
@@ -169,20 +220,63 @@ class Loader {
         meta->Set("namespace", Tree::String(options_.default_namespace));
       }
     }
+    if (tm.kind == kTrainJobKind && runtimes_only) return;  // -r sources contribute runtimes only
+    bool is_job = tm.kind == kTrainJobKind;
+    ApplyDefaults(doc, is_job ? DefaultRule::Scope::kTrainJob : DefaultRule::Scope::kRuntime);
+    Findings findings(options_.validate);
+    // As the API server: unknown fields (pruned unless strict), then the schema of the CRD, then
+    // the validating webhook. Problems of decoding other than unknown fields always fail.
+    std::vector<Diagnostic> decode_errors;
+    std::vector<Diagnostic> unknown_fields;
+    std::optional<TrainJob> job;
+    std::optional<Runtime> runtime;
     try {
-      if (tm.kind == kTrainJobKind) {
-        if (runtimes_only) return;  // -r sources contribute runtimes only
-        ApplyDefaults(doc, DefaultRule::Scope::kTrainJob);
-        TrainJob job = DecodeTrainJob(doc);
-        if (job.metadata.namespace_.empty()) job.metadata.namespace_ = options_.default_namespace;
-        inputs_.jobs.push_back(std::move(job));
+      bool strict = options_.validate == ValidationMode::kStrict;
+      if (is_job) {
+        job = strict ? DecodeTrainJob(doc) : DecodeTrainJobPruned(doc, unknown_fields);
       } else {
-        ApplyDefaults(doc, DefaultRule::Scope::kRuntime);
-        AddRuntime(DecodeRuntime(doc));
+        runtime = strict ? DecodeRuntime(doc) : DecodeRuntimePruned(doc, unknown_fields);
       }
     } catch (const Error& e) {
-      errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
+      decode_errors = e.diagnostics();
     }
+    for (Diagnostic& d : decode_errors) findings.Fail(std::move(d));
+    for (Diagnostic& d : unknown_fields) findings.Reject(std::move(d));
+    if (options_.validate != ValidationMode::kIgnore) {
+      for (Diagnostic& d : CheckSchema(doc, is_job ? SchemaScope::kTrainJob : SchemaScope::kRuntime,
+                                       DescribeDocument(doc, tm.kind))) {
+        // One message for a field: decoding already reports the fields it could not read.
+        bool reported = std::any_of(findings.errors().begin(), findings.errors().end(),
+                                    [&](const Diagnostic& e) { return ApiPath(e.field) == d.field; });
+        if (!reported) findings.Reject(std::move(d));
+      }
+    }
+    if (runtime) ValidateRuntime(*runtime, findings);
+    // One document's problems in the order of its lines.
+    for (auto* list : {&findings.errors(), &findings.warnings()}) {
+      std::stable_sort(list->begin(), list->end(), [](const Diagnostic& a, const Diagnostic& b) {
+        return std::make_pair(a.where.line, a.where.column) < std::make_pair(b.where.line, b.where.column);
+      });
+    }
+    errors_.insert(errors_.end(), findings.errors().begin(), findings.errors().end());
+    inputs_.warnings.insert(inputs_.warnings.end(), findings.warnings().begin(), findings.warnings().end());
+    if (!findings.errors().empty()) {
+      if (!is_job) inputs_.refused_runtimes.push_back(DocumentRuntimeKey(tm.kind, doc));
+      return;
+    }
+    if (job) {
+      if (job->metadata.namespace_.empty()) job->metadata.namespace_ = options_.default_namespace;
+      inputs_.jobs.push_back(std::move(*job));
+    } else if (runtime) {
+      AddRuntime(std::move(*runtime));
+    }
+  }
+
+  std::string DocumentRuntimeKey(const std::string& kind, const Tree& doc) const {
+    const Tree* meta = doc.Find("metadata");
+    const std::string* name = meta && meta->IsMap() ? meta->FindString("name") : nullptr;
+    const std::string* ns = meta && meta->IsMap() ? meta->FindString("namespace") : nullptr;
+    return RuntimeKey(kind, ns ? *ns : options_.default_namespace, name ? *name : std::string());
   }
 
   void AddRuntime(Runtime runtime) {
@@ -222,8 +316,28 @@ std::string Describe(const Runtime& runtime) {
 
 Inputs Load(const LoadOptions& options, FileSystem& fs) {
   Inputs inputs;
-  Loader(options, fs, inputs).Run();
+  Loader loader(options, fs, inputs);
+  loader.Run();
+  if (!loader.errors().empty()) throw Error(std::move(loader.errors()));
   return inputs;
+}
+
+Inputs LoadAll(const LoadOptions& options, FileSystem& fs) {
+  Inputs inputs;
+  Loader loader(options, fs, inputs);
+  loader.Run();
+  inputs.errors = std::move(loader.errors());
+  // Positions point into `inputs.names`, which the Inputs keep; fill them in anyway, as Error does.
+  for (Diagnostic& d : inputs.errors) {
+    if (d.location.empty()) d.location = d.where.Position();
+  }
+  return inputs;
+}
+
+bool Inputs::RefersToRefusedRuntime(const TrainJob& job) const {
+  const RuntimeRef& ref = job.spec.runtime_ref;
+  std::string key = RuntimeKey(ref.kind.value_or(""), job.metadata.namespace_, ref.name);
+  return std::find(refused_runtimes.begin(), refused_runtimes.end(), key) != refused_runtimes.end();
 }
 
 const Runtime& Inputs::Resolve(const TrainJob& job) const {

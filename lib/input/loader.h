@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "api/types.h"
+#include "api/validation.h"
 
 namespace trainer {
 
@@ -31,6 +32,8 @@ struct LoadOptions {
   std::vector<std::string> paths;          // TrainJobs and runtimes; "-" is stdin
   std::vector<std::string> runtime_paths;  // runtimes only (-r)
   std::string default_namespace = "default";
+  // Unknown fields, CRD schema rules and the runtime webhooks' rules: errors, warnings, or unchecked.
+  ValidationMode validate = ValidationMode::kStrict;
 };
 
 struct Inputs {
@@ -38,13 +41,25 @@ struct Inputs {
   std::vector<TrainJob> jobs;     // in input order
   std::vector<Runtime> runtimes;
   std::vector<std::string> notices;  // one line per skipped document
+  std::vector<Diagnostic> warnings;  // what --validate=warn lets through, and deprecation warnings
+  std::vector<Diagnostic> errors;    // LoadAll only: the problems of the documents left out
+  std::vector<std::string> refused_runtimes;  // LoadAll only: runtimes left out for their problems
+
+  // Whether `job` refers to a runtime that was left out for its problems, which explain the job's.
+  bool RefersToRefusedRuntime(const TrainJob& job) const;
 
   // The runtime a TrainJob refers to, as the controller looks it up. Throws Error.
   const Runtime& Resolve(const TrainJob& job) const;
 };
 
-// Reads every input. Collects the problems of all documents and throws them together.
+// Reads every input, checking each object as the API server and the runtime webhooks would on
+// create (see LoadOptions::validate). Collects the problems of all documents and throws them
+// together.
 Inputs Load(const LoadOptions& options, FileSystem& fs);
+
+// The same, but the problems stay in Inputs::errors, and the objects without problems are loaded,
+// so that later steps can report theirs too.
+Inputs LoadAll(const LoadOptions& options, FileSystem& fs);
 
 // "Kind ns/name" or "Kind name" for cluster-scoped runtimes.
 std::string Describe(const Runtime& runtime);

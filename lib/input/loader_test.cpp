@@ -98,7 +98,8 @@ TEST_CASE("problems in several files are all reported") {
 TEST_CASE("runtime resolution follows the runtimeRef kind and the TrainJob namespace") {
   testing::FakeFileSystem fs;
   fs.files["rt.yaml"] = std::string(kRuntime) +
-                        "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainingRuntime\nmetadata: {name: plain, namespace: team}\nspec: {}\n";
+                        "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainingRuntime\nmetadata: {name: plain, namespace: team}\n"
+                        "spec: {template: {spec: {replicatedJobs: []}}}\n";
   fs.files["jobs.yaml"] = std::string(kJob) +
                           "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j2, namespace: team}\n"
                           "spec: {runtimeRef: {name: plain, kind: TrainingRuntime}}\n"
@@ -130,6 +131,99 @@ TEST_CASE("stdin is read once, and -r sources contribute runtimes only") {
   CHECK(inputs.jobs.size() == 1);
   CHECK(*inputs.jobs[0].origin.file == "<stdin>");
   CHECK(inputs.runtimes.size() == 1);
+}
+
+}  // namespace trainer
+
+namespace trainer {
+
+namespace {
+
+constexpr const char* kBadJob = R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: job}
+spec:
+  runtimeRef: {name: plain}
+  trainer: {numNodes: -1, numProc: 2}
+)";
+
+}  // namespace
+
+TEST_CASE("strict loading fails on unknown fields and CRD schema rules together") {
+  testing::FakeFileSystem fs;
+  fs.files["job.yaml"] = kBadJob;
+  LoadOptions options;
+  options.paths = {"job.yaml"};
+  CHECK(Errors(options, fs) ==
+        "job.yaml:6:13: TrainJob default/job: spec.trainer.numNodes: Invalid value: -1: spec.trainer.numNodes in body "
+        "should be greater than or equal to 0\n"
+        "job.yaml:6:27: TrainJob default/job: spec.trainer: unknown field \"numProc\"");
+}
+
+TEST_CASE("warn loading keeps the object, pruned, and turns those problems into warnings") {
+  testing::FakeFileSystem fs;
+  fs.files["job.yaml"] = kBadJob;
+  LoadOptions options;
+  options.paths = {"job.yaml"};
+  options.validate = ValidationMode::kWarn;
+  Inputs inputs = Load(options, fs);
+  REQUIRE(inputs.jobs.size() == 1);
+  CHECK(inputs.jobs[0].spec.trainer->num_nodes == -1);
+  std::vector<std::string> warnings;
+  for (const Diagnostic& w : inputs.warnings) warnings.push_back(FormatWarning(w));
+  CHECK(warnings == std::vector<std::string>{
+                        "job.yaml:6:13: warning: TrainJob default/job: spec.trainer.numNodes: Invalid value: -1: "
+                        "spec.trainer.numNodes in body should be greater than or equal to 0",
+                        "job.yaml:6:27: warning: TrainJob default/job: spec.trainer: unknown field \"numProc\"",
+                    });
+}
+
+TEST_CASE("ignore loading checks neither unknown fields nor schema rules, but wrong types still fail") {
+  testing::FakeFileSystem fs;
+  fs.files["job.yaml"] = kBadJob;
+  LoadOptions options;
+  options.paths = {"job.yaml"};
+  options.validate = ValidationMode::kIgnore;
+  Inputs inputs = Load(options, fs);
+  CHECK(inputs.jobs.size() == 1);
+  CHECK(inputs.warnings.empty());
+  fs.files["job.yaml"] = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j}\n"
+                         "spec: {runtimeRef: {name: x}, suspend: maybe}\n";
+  CHECK(Errors(options, fs) == "job.yaml:4:40: TrainJob default/j: spec.suspend: expected a boolean, got a string");
+}
+
+TEST_CASE("a field decoding already refused draws no second message from the schema") {
+  testing::FakeFileSystem fs;
+  fs.files["job.yaml"] = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j}\n"
+                         "spec: {runtimeRef: {name: \"\"}}\n";
+  LoadOptions options;
+  options.paths = {"job.yaml"};
+  CHECK(Errors(options, fs) == "job.yaml:4:8: TrainJob default/j: spec.runtimeRef.name: Required value");
+}
+
+TEST_CASE("runtimes are judged by the runtime webhook when loaded") {
+  testing::FakeFileSystem fs;
+  fs.files["rt.yaml"] = R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {name: plain, labels: {trainer.kubeflow.org/support: deprecated}}
+spec:
+  template:
+    spec:
+      replicatedJobs:
+      - name: node
+        replicas: 2
+        template:
+          metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}
+          spec: {template: {spec: {containers: [{name: node, image: a}]}}}
+)";
+  LoadOptions options;
+  options.paths = {"rt.yaml"};
+  CHECK(Errors(options, fs) ==
+        "rt.yaml:9:9: ClusterTrainingRuntime plain: spec.template.spec.replicatedJobs[0].replicas: always must be 1");
+  options.validate = ValidationMode::kWarn;
+  Inputs inputs = Load(options, fs);
+  CHECK(inputs.runtimes.size() == 1);
+  CHECK(inputs.warnings.size() == 2);
 }
 
 }  // namespace trainer

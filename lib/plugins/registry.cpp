@@ -6,12 +6,14 @@
 // last among the builders' peers, and the render output lists the JobSet first regardless.
 #include "plugins/registry.h"
 
+#include "plugins/coscheduling.h"
 #include "plugins/flux.h"
 #include "plugins/jax.h"
 #include "plugins/jobset.h"
 #include "plugins/mpi.h"
 #include "plugins/plainml.h"
 #include "plugins/torch.h"
+#include "plugins/volcano.h"
 #include "plugins/xgboost.h"
 
 namespace trainer {
@@ -25,6 +27,8 @@ constexpr PluginEntry kRegistry[] = {
     {"XGBoost", plugins::NewXGBoost},
     {"MPI", plugins::NewMPI},
     {"Flux", plugins::NewFlux},
+    {"Coscheduling", plugins::NewCoscheduling},
+    {"Volcano", plugins::NewVolcano},
     {"JobSet", plugins::NewJobSet},
 };
 

@@ -10,6 +10,7 @@
 
 #include "framework/framework.h"
 #include "runtime/pipeline.h"
+#include "webhooks/trainjob.h"
 #include "yaml/writer.h"
 
 namespace trainer {
@@ -100,13 +101,23 @@ Explain OriginExplainer(const Inputs& inputs) {
   };
 }
 
-std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options) {
+std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
+                                    std::vector<Diagnostic>* warnings) {
   Framework framework(options);
   std::vector<RenderedJob> rendered;
   std::vector<Diagnostic> errors;
   for (const TrainJob& job : inputs.jobs) {
+    if (inputs.RefersToRefusedRuntime(job)) continue;  // the runtime's problems are reported
     try {
       const Runtime& runtime = inputs.Resolve(job);
+      // The webhook judges the TrainJob before the controller ever sees it.
+      Findings admission(options.validate);
+      ValidateTrainJob(job, runtime, framework, admission);
+      if (warnings) warnings->insert(warnings->end(), admission.warnings().begin(), admission.warnings().end());
+      if (!admission.errors().empty()) {
+        errors.insert(errors.end(), admission.errors().begin(), admission.errors().end());
+        continue;
+      }
       rendered.push_back({&job, &runtime, RenderTrainJob(job, runtime, framework)});
     } catch (const Error& e) {
       errors.insert(errors.end(), e.diagnostics().begin(), e.diagnostics().end());
@@ -117,13 +128,27 @@ std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& o
 }
 
 RenderResult Render(const RenderRequest& request, FileSystem& fs) {
-  Inputs inputs = Load(request.load, fs);
-  std::vector<RenderedJob> rendered = RenderJobs(inputs, request.render);
+  // Every problem of every object: those of loading, then those of the TrainJobs that loaded.
+  Inputs inputs = LoadAll(request.load, fs);
+  std::vector<Diagnostic> warnings = inputs.warnings;
+  std::vector<RenderedJob> rendered;
+  try {
+    rendered = RenderJobs(inputs, request.render, &warnings);
+  } catch (const Error& e) {
+    inputs.errors.insert(inputs.errors.end(), e.diagnostics().begin(), e.diagnostics().end());
+  }
+  if (!inputs.errors.empty()) throw Error(std::move(inputs.errors));
   std::vector<Diagnostic> errors;
   Explain explain = request.explain ? OriginExplainer(inputs) : Explain();
 
   RenderResult result;
   result.notices = std::move(inputs.notices);
+  // Positions point into `inputs`, which goes away on return.
+  for (Diagnostic& w : warnings) {
+    if (w.location.empty()) w.location = w.where.Position();
+    w.where = {};
+  }
+  result.warnings = std::move(warnings);
   std::vector<bool> used(request.show_only.size(), false);
   Tree list = Tree::Map();
   list.Set("apiVersion", Tree::String("v1"));

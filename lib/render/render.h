@@ -30,6 +30,7 @@ struct RenderResult {
   std::string output;               // the whole stdout text
   std::vector<RenderedFile> files;  // one per object, for --output-dir
   std::vector<std::string> notices; // for stderr
+  std::vector<Diagnostic> warnings;  // for stderr, with FormatWarning
 };
 
 // The objects of one TrainJob, the JobSet first.
@@ -39,9 +40,11 @@ struct RenderedJob {
   std::vector<Tree> objects;
 };
 
-// Renders every TrainJob of `inputs` (which must outlive the result: origins point into it). All
-// or nothing: throws Error holding every problem of every TrainJob.
-std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options);
+// Renders every TrainJob of `inputs` (which must outlive the result: origins point into it), each
+// first judged by the TrainJob webhook as options.validate says; its warnings go to `warnings`
+// when given. All or nothing: throws Error holding every problem of every TrainJob.
+std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
+                                    std::vector<Diagnostic>* warnings = nullptr);
 
 // "# Source: <file>: TrainJob <ns>/<name> -> <RuntimeKind>/<name>\n", the comment before each object.
 std::string SourceComment(const TrainJob& job, const Runtime& runtime);

@@ -149,6 +149,11 @@ ResourceList PodRequests(const Tree& pod_spec) {
     MaxAll(init_requests, need);
   }
   MaxAll(requests, init_requests);
+  // Pod-level requests (PodLevelResources) replace the containers' figure for cpu, memory and
+  // hugepages-*; other names there are ignored.
+  for (const auto& [name, q] : Requests(pod_spec)) {
+    if (name == "cpu" || name == "memory" || name.rfind("hugepages-", 0) == 0) requests.insert_or_assign(name, q);
+  }
   if (const Tree* overhead = pod_spec.Find("overhead"); overhead && overhead->IsMap()) {
     for (std::size_t i = 0; i < overhead->size(); ++i) {
       if (auto q = Quantity::Parse(overhead->items()[i].text())) Add(requests, overhead->KeyAt(i), *q);

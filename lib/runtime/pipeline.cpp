@@ -423,9 +423,7 @@ std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Fr
   try {
     CheckPluginsAvailable(job, runtime, framework);
     Info info = NewRuntimeInfo(job, runtime);
-    Diagnostics admission;
-    framework.RunCustomValidationPlugins(&info, nullptr, job, admission);
-    admission.Checkpoint();
+    // Admission (the webhook, webhooks/trainjob.h) has judged the TrainJob before this point.
     // Plugins may change the TrainJob's trainer command and args, as upstream's do; they get a
     // working copy so that the caller's TrainJob renders the same every time.
     TrainJob working = job;

@@ -13,9 +13,10 @@ namespace trainer {
 // and the TrainJob's resourcesPerNode merged into the trainer `node` container. Throws Error.
 Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime);
 
-// Every object the controller creates for `job`, the JobSet first. Runs the admission checks
-// first, as the webhook rejects a TrainJob before the controller sees it. Throws Error, with the
-// TrainJob as subject and positions filled in where the field is known.
+// Every object the controller creates for `job`, the JobSet first. Admission is not run here: the
+// TrainJob webhook (webhooks/trainjob.h) judges a TrainJob before the controller sees it, and
+// RenderJobs runs it first. Throws Error, with the TrainJob as subject and positions filled in
+// where the field is known.
 std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework);
 
 }  // namespace trainer

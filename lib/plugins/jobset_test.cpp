@@ -1,0 +1,112 @@
+#include "plugins/jobset.h"
+
+#include <doctest/doctest.h>
+
+#include "api/decode.h"
+#include "api/defaults.h"
+#include "tests/fixtures.h"
+
+namespace trainer::plugins {
+
+namespace {
+
+using Lines = std::vector<std::string>;
+
+// The JobSet plugin's Validate for a TrainJob with `initializer` (a flow mapping, or "" for none)
+// against an Info whose JobSet spec is `spec`.
+Lines Validate(const std::string& initializer, const char* spec) {
+  std::string yaml = "metadata: {name: test, namespace: default}\nspec:\n  runtimeRef: {name: rt}\n";
+  if (!initializer.empty()) yaml += "  initializer: " + initializer + "\n";
+  Tree doc = testing::Yaml(yaml);
+  ApplyDefaults(doc, DefaultRule::Scope::kTrainJob);
+  TrainJob job = DecodeTrainJob(doc);
+  Info info;
+  info.template_spec.obj_apply = testing::Yaml(spec);
+  auto plugin = NewJobSet(RenderOptions{});
+  Diagnostics errors;
+  dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(&info, nullptr, job, errors);
+  Lines out;
+  for (const Diagnostic& d : errors.items()) out.push_back(d.field + ": " + d.message);
+  return out;
+}
+
+// One replicatedJob `name` with the containers given as a flow sequence.
+std::string Job(const std::string& name, const std::string& containers) {
+  return "{name: " + name + ", template: {spec: {template: {spec: {containers: " + containers + "}}}}}";
+}
+
+std::string Spec(const std::vector<std::string>& jobs) {
+  std::string out = "replicatedJobs: [";
+  for (const std::string& j : jobs) out += j + ",";
+  return out + "]";
+}
+
+const std::string kMounted = "[{name: NAME, volumeMounts: [{name: initializer, mountPath: /workspace}]}]";
+
+std::string Mounted(const std::string& name) {
+  std::string c = kMounted;
+  return c.replace(c.find("NAME"), 4, name);
+}
+
+}  // namespace
+
+TEST_CASE("no initializer job") { CHECK(Validate("", "{}").empty()); }
+
+TEST_CASE("no dataset initializer job") { CHECK(Validate("{}", "{}").empty()); }
+
+TEST_CASE("must have dataset initializer job when trainJob is configured with input datasetConfig") {
+  CHECK(
+      Validate("{dataset: {}}", Spec({Job("random", "[{name: random}]")}).c_str()) ==
+      Lines{"spec.runtimeRef: must have dataset-initializer job when trainJob is configured with input datasetConfig"});
+}
+
+TEST_CASE("must have container with name - dataset initializer in the dataset initializer job") {
+  CHECK(Validate("{dataset: {}}", Spec({Job("dataset-initializer", "[]")}).c_str()) ==
+        Lines{"spec.runtimeRef: must have container with name - dataset-initializer in the dataset-initializer job"});
+}
+
+TEST_CASE("no model initializer job") {
+  CHECK(Validate("{}", Spec({Job("dataset-initializer", "[{name: dataset-initializer}]")}).c_str()).empty());
+}
+
+TEST_CASE("must have model initializer job when trainJob is configured with input modelConfig") {
+  CHECK(Validate("{model: {}}", Spec({Job("dataset-initializer", Mounted("dataset-initializer"))}).c_str()) ==
+        Lines{"spec.runtimeRef: must have model-initializer job when trainJob is configured with input modelConfig"});
+}
+
+TEST_CASE("must have container with name - model initializer in the model initializer job") {
+  CHECK(Validate("{model: {}}", Spec({Job("model-initializer", "[{name: other}]")}).c_str()) ==
+        Lines{"spec.runtimeRef: must have container with name - model-initializer in the model-initializer job"});
+}
+
+TEST_CASE("valid dataset and model initializers together pass") {
+  CHECK(Validate("{dataset: {}, model: {}}", Spec({Job("dataset-initializer", Mounted("dataset-initializer")),
+                                                   Job("model-initializer", Mounted("model-initializer"))})
+                                                 .c_str())
+            .empty());
+}
+
+TEST_CASE("must have volumeMount with name - initializer in the dataset initializer container") {
+  CHECK(Validate("{dataset: {}}", Spec({Job("dataset-initializer", "[{name: dataset-initializer}]")}).c_str()) ==
+        Lines{"spec.runtimeRef: must have volumeMount with name - initializer in container dataset-initializer of the "
+              "dataset-initializer job"});
+}
+
+TEST_CASE("must have volumeMount with name - initializer in the model initializer container") {
+  CHECK(Validate("{model: {}}", Spec({Job("model-initializer",
+                                          "[{name: model-initializer, volumeMounts: [{name: data, mountPath: /d}]}]")})
+                                    .c_str()) ==
+        Lines{"spec.runtimeRef: must have volumeMount with name - initializer in container model-initializer of the "
+              "model-initializer job"});
+}
+
+TEST_CASE("an init container of the initializer's name counts as the container, but its mounts do not") {
+  // Upstream's name set holds init containers too; the volumeMount is looked for in containers only.
+  CHECK(Validate("{dataset: {}}",
+                 "replicatedJobs: [{name: dataset-initializer, template: {spec: {template: {spec: {initContainers: "
+                 "[{name: dataset-initializer, volumeMounts: [{name: initializer, mountPath: /w}]}]}}}}}]") ==
+        Lines{"spec.runtimeRef: must have volumeMount with name - initializer in container dataset-initializer of the "
+              "dataset-initializer job"});
+}
+
+}  // namespace trainer::plugins

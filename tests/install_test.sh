@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# `cmake --install` into a scratch prefix: the binary, the man page, the three shell completions in
+# the places their shells look, and bin/kubectl-trainer, a relative link that survives moving the
+# prefix; then kubectl runs it as its plugin `kubectl trainer`, for real. The version comes from
+# CMake's project(). Usage: install_test.sh BUILD_DIR. Exits 77 when kubectl is absent (after the
+# install checks).
+set -u
+build=$(cd "$1" && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+check() {  # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
+}
+
+prefix=$tmp/prefix
+cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1
+rc=$?
+check "cmake --install succeeds (exit $rc)" test "$rc" -eq 0
+[[ $rc -eq 0 ]] || sed 's/^/  | /' "$tmp/install.log"
+
+check "bin/trainer is executable" test -x "$prefix/bin/trainer"
+for pair in man/trainer.1:share/man/man1/trainer.1 \
+  completions/trainer.bash:share/bash-completion/completions/trainer \
+  completions/_trainer:share/zsh/site-functions/_trainer \
+  completions/trainer.fish:share/fish/vendor_completions.d/trainer.fish; do
+  check "${pair#*:} is ${pair%%:*}" cmp -s "$root/${pair%%:*}" "$prefix/${pair#*:}"
+done
+check "bin/kubectl-trainer is a relative link to trainer" test "$(readlink "$prefix/bin/kubectl-trainer")" = trainer
+check "the install manifest lists bin/kubectl-trainer" grep -qx "$prefix/bin/kubectl-trainer" "$build/install_manifest.txt"
+
+version=$(sed -n 's/^project(trainer VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")
+check "CMakeLists.txt sets a project() VERSION" test -n "$version"
+check "trainer version prints the project() version" test "$("$prefix/bin/trainer" version)" = "trainer $version"
+check "trainer --version prints the project() version" test "$("$prefix/bin/trainer" --version)" = "trainer $version"
+
+mv "$prefix" "$tmp/moved"
+prefix=$tmp/moved
+check "kubectl-trainer still runs after the prefix moved" test "$("$prefix/bin/kubectl-trainer" version)" = "trainer $version"
+check "as kubectl-trainer, usage says kubectl trainer" grep -q '^Usage: kubectl trainer \[OPTIONS\] SUBCOMMAND' \
+  <<<"$("$prefix/bin/kubectl-trainer" --help)"
+check "as kubectl-trainer, a command's usage says kubectl trainer render" \
+  grep -q '^Usage: kubectl trainer render ' <<<"$("$prefix/bin/kubectl-trainer" render --help)"
+check "as kubectl-trainer, errors point to kubectl trainer --help" \
+  grep -q "Run 'kubectl trainer --help'" <<<"$("$prefix/bin/kubectl-trainer" render --no-such-option 2>&1)"
+
+if ! command -v kubectl >/dev/null; then
+  echo "$passed passed, $failed failed"
+  [[ $failed -eq 0 ]] || exit 1
+  echo "SKIP: kubectl is not installed: kubectl trainer not run"
+  exit 77
+fi
+# kubectl finds plugins on PATH; it needs no cluster for them.
+export PATH="$prefix/bin:$PATH" KUBECONFIG="$tmp/no-kubeconfig" HOME="$tmp/home"
+cd "$root" || exit 2
+kubectl trainer render examples/quickstart.yaml >"$tmp/kubectl.out" 2>"$tmp/kubectl.err"
+rc=$?
+check "kubectl trainer render succeeds (exit $rc)" test "$rc" -eq 0
+[[ $rc -eq 0 ]] || sed 's/^/  | /' "$tmp/kubectl.err"
+"$prefix/bin/trainer" render examples/quickstart.yaml >"$tmp/trainer.out"
+check "kubectl trainer render prints what trainer render prints" cmp -s "$tmp/kubectl.out" "$tmp/trainer.out"
+check "kubectl trainer render prints the JobSet" grep -q '^kind: JobSet$' "$tmp/kubectl.out"
+kubectl trainer render testdata/13-unknown-field/input.yaml >/dev/null 2>&1
+rc=$?
+check "kubectl trainer passes the exit status through (exit $rc, want 2)" test "$rc" -eq 2
+check "kubectl trainer --help says kubectl trainer" grep -q '^Usage: kubectl trainer ' <<<"$(kubectl trainer --help)"
+check "kubectl plugin list finds kubectl-trainer" grep -q "$prefix/bin/kubectl-trainer" <<<"$(kubectl plugin list 2>/dev/null)"
+
+echo "$passed passed, $failed failed"
+test "$failed" -eq 0

@@ -30,14 +30,8 @@ void CollectDefaults(const Tree& schema, const std::string& path, std::set<Row>&
 }
 
 std::set<Row> CrdDefaults(const std::string& file) {
-  std::ifstream in(file);
-  std::stringstream content;
-  content << in.rdbuf();
-  std::vector<Tree> docs = ReadYamlStream(content.str(), &file);
-  REQUIRE(docs.size() == 1);
-  const Tree& schema = *docs[0].Find("spec")->Find("versions")->items()[0].Find("schema")->Find("openAPIV3Schema");
   std::set<Row> out;
-  CollectDefaults(schema, "", out);
+  CollectDefaults(testing::CrdSchema(file), "", out);
   return out;
 }
 

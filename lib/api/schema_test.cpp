@@ -84,14 +84,8 @@ void Collect(const Tree& schema, const std::string& path, std::set<Row>& out) {
 }
 
 std::set<Row> CrdRows(const std::string& file) {
-  std::ifstream in(file);
-  std::stringstream content;
-  content << in.rdbuf();
-  std::vector<Tree> docs = ReadYamlStream(content.str(), &file);
-  REQUIRE(docs.size() == 1);
-  const Tree& schema = *docs[0].Find("spec")->Find("versions")->items()[0].Find("schema")->Find("openAPIV3Schema");
   std::set<Row> out;
-  Collect(schema, "", out);
+  Collect(testing::CrdSchema(file), "", out);
   return out;
 }
 

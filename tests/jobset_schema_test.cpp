@@ -445,7 +445,7 @@ properties:
   labels: {type: object, additionalProperties: {type: string}}
   free: {type: object, x-kubernetes-preserve-unknown-fields: true}
 )";
-  CHECK(Violations("labels: {a: x, b: y}\nfree: {anything: [1, 2]}", schema).empty());
+  CHECK(Violations("labels: {a: x, b: 'y'}\nfree: {anything: [1, 2]}", schema).empty());
   CHECK(Violations("labels: {a: x, b: 2}", schema) ==
         std::vector<std::string>{"labels[b]: must be of type string, got integer 2"});
 }
@@ -463,7 +463,7 @@ properties:
 )";
   CHECK(Violations("{name: x, replicas: 2, weight: 0.5, suspend: false, args: [a], template: {}}", schema).empty());
   CHECK(Violations("weight: 3", schema).empty());
-  CHECK(Violations("{name: 1, replicas: '2', weight: x, suspend: yes, args: [a, 3], template: []}", schema) ==
+  CHECK(Violations("{name: 1, replicas: '2', weight: x, suspend: 'yes', args: [a, 3], template: []}", schema) ==
         std::vector<std::string>{
             "name: must be of type string, got integer 1",
             "replicas: must be of type integer, got string \"2\"",

@@ -33,10 +33,6 @@ namespace {
 // How both the decoder and the typed round trip word an unknown field.
 constexpr std::string_view kUnknownFieldPrefix = "unknown field \"";
 
-const char* Article(Tree::Type type) {
-  return type == Tree::Type::kInt || type == Tree::Type::kMap || type == Tree::Type::kList ? "an" : "a";
-}
-
 // A field the schema does not know: the diagnostic's index among the errors, and the field's path
 // from the document root, to prune it.
 struct UnknownField {
@@ -57,8 +53,7 @@ class Decoder {
   bool Expect(const Tree& t, const std::string& path, Tree::Type type) {
     positions_.Record(path, t.origin());
     if (t.type() == type) return true;
-    Fail(t, path, fmt::format("expected {} {}, got {} {}", Article(type), Tree::TypeName(type),
-                              Article(t.type()), Tree::TypeName(t.type())));
+    Fail(t, path, fmt::format("expected {}, got {}", Tree::DescribeType(type), Tree::DescribeType(t.type())));
     return false;
   }
 

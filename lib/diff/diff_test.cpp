@@ -116,7 +116,7 @@ TEST_CASE("DiffTrees: a value of another type is a change even when its text is 
 
 TEST_CASE("DiffTrees: added and removed map keys are changes with an empty side") {
   std::vector<FieldChange> changes =
-      DiffTrees(Yaml("metadata: {name: a, labels: {x: '1'}}"), Yaml("metadata: {name: a, annotations: {y: '2'}}"));
+      DiffTrees(Yaml("metadata: {name: a, labels: {x: '1'}}"), Yaml("metadata: {name: a, annotations: {'y': '2'}}"));
   CHECK(Show(changes) == Lines{"+ metadata.annotations: {y: \"2\"}", "- metadata.labels: {x: \"1\"}"});
   REQUIRE(changes.size() == 2);
   CHECK(changes[0].kind == FieldChange::Kind::kAdded);
@@ -136,7 +136,7 @@ TEST_CASE("DiffTrees: containers are matched by name, and a new order is one reo
   const char* from = R"(
 containers:
 - {name: a, image: x}
-- {name: b, image: y}
+- {name: b, image: "y"}
 - {name: c, image: z}
 )";
   SUBCASE("the same containers in another order") {
@@ -144,7 +144,7 @@ containers:
 containers:
 - {name: c, image: z}
 - {name: a, image: x}
-- {name: b, image: y}
+- {name: b, image: "y"}
 )";
     std::vector<FieldChange> changes = DiffTrees(Yaml(from), Yaml(to));
     CHECK(Show(changes) == Lines{R"(<> containers: ["a", "b", "c"] -> ["c", "a", "b"])"});
@@ -165,7 +165,7 @@ containers:
                                   R"(+ containers[name=d]: {image: "w", name: "d"})"});
   }
   SUBCASE("additions and removals alone keep the order") {
-    CHECK(Diff(from, "containers: [{name: a, image: x}, {name: new, image: n}, {name: c, image: z}]") ==
+    CHECK(Diff(from, "containers: [{name: a, image: x}, {name: new, image: 'n'}, {name: c, image: z}]") ==
           Lines{R"(- containers[name=b]: {image: "y", name: "b"})",
                 R"(+ containers[name=new]: {image: "n", name: "new"})"});
   }
@@ -204,7 +204,7 @@ spec:
 
 TEST_CASE("DiffTrees: volumeMounts are keyed by mountPath even when their items have names") {
   SUBCASE("one volume mounted twice") {
-    const char* from = "volumeMounts: [{name: v, mountPath: /a, subPath: x}, {name: v, mountPath: /b, subPath: y}]";
+    const char* from = "volumeMounts: [{name: v, mountPath: /a, subPath: x}, {name: v, mountPath: /b, subPath: 'y'}]";
     const char* to = "volumeMounts: [{name: v, mountPath: /b, subPath: z}, {name: v, mountPath: /a, subPath: x}]";
     CHECK(Diff(from, to) == Lines{R"(<> volumeMounts: ["/a", "/b"] -> ["/b", "/a"])",
                                   R"(~ volumeMounts[mountPath=/b].subPath: "y" -> "z")"});

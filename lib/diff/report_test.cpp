@@ -147,7 +147,7 @@ TEST_CASE("streams unwrap lists and reject documents that are not objects") {
   REQUIRE(objects.size() == 3);
   CHECK(ObjectId::Of(objects[2]).Describe() == "C c");
   CHECK(objects[2].origin().line == 7);
-  CHECK_THROWS_WITH_AS(Objects("kind: A\n---\njust text\n", kFrom), "from.yaml:3:1: expected an object, got string",
+  CHECK_THROWS_WITH_AS(Objects("kind: A\n---\njust text\n", kFrom), "from.yaml:3:1: expected an object, got a string",
                        Error);
   CHECK_THROWS_WITH_AS(Objects("kind: List\nitems: 3\n", kFrom), "from.yaml:2:8: items: expected an array", Error);
 }
@@ -276,14 +276,14 @@ TEST_CASE("two streams are reported in every format") {
 }
 
 TEST_CASE("ignored differences are counted, dropped from every format, and taken back in unified diffs") {
-  std::vector<Tree> from = Objects("kind: ConfigMap\nmetadata: {name: cfg}\ndata: {a: x, b: y}\n", kFrom);
-  std::vector<Tree> to = Objects("kind: ConfigMap\nmetadata: {name: cfg}\ndata: {a: X, b: Y}\n", kTo);
+  std::vector<Tree> from = Objects("kind: ConfigMap\nmetadata: {name: cfg}\ndata: {a: x, b: 'y'}\n", kFrom);
+  std::vector<Tree> to = Objects("kind: ConfigMap\nmetadata: {name: cfg}\ndata: {a: X, b: 'Y'}\n", kTo);
   Report report = CompareStreams(from, to, {IgnoreRule::Parse("ConfigMap:data.a")});
   ReportOptions options;
   CHECK(FormatReport(report, options) ==
         "to.yaml:1: ConfigMap cfg (1 ignored)\n"
         "  data.b\n"
-        "    y → Y\n"
+        "    \"y\" → \"Y\"\n"
         "\n"
         "1 object compared: 1 changes (1 field), 0 unchanged; 1 ignored by --ignore\n");
   options.format = ReportFormat::kUnified;
@@ -325,17 +325,17 @@ TEST_CASE("values are shown in YAML flow form, strings quoted only when they wou
       Objects("kind: A\nmetadata: {name: a}\nv: [a, -De, \"true\", \"\", \"x: y\", 1, \"-\", {k: ~}]\n", kFrom);
   std::vector<Tree> to = Objects("kind: A\nmetadata: {name: a}\nv: \"no\"\n", kTo);
   std::string out = FormatReport(CompareStreams(from, to, {}), {});
-  CHECK(out.find("\n  v\n    [a, -De, \"true\", \"\", \"x: y\", 1, \"-\", {k: null}] → no\n") != std::string::npos);
+  CHECK(out.find("\n  v\n    [a, -De, \"true\", \"\", \"x: y\", 1, \"-\", {k: null}] → \"no\"\n") != std::string::npos);
 }
 
 TEST_CASE("a reordered keyed list is reported once, with both orders") {
-  std::vector<Tree> from = Objects("kind: A\nmetadata: {name: a}\nitems: [{name: x}, {name: y}]\n", kFrom);
-  std::vector<Tree> to = Objects("kind: A\nmetadata: {name: a}\nitems: [{name: y}, {name: x}]\n", kTo);
+  std::vector<Tree> from = Objects("kind: A\nmetadata: {name: a}\nitems: [{name: x}, {name: 'y'}]\n", kFrom);
+  std::vector<Tree> to = Objects("kind: A\nmetadata: {name: a}\nitems: [{name: 'y'}, {name: x}]\n", kTo);
   Report report = CompareStreams(from, to, {});
   CHECK(FormatReport(report, {}) ==
         "to.yaml:1: A a\n"
         "  items (order)\n"
-        "    [x, y] → [y, x]\n"
+        "    [x, \"y\"] → [\"y\", x]\n"
         "\n"
         "1 object compared: 1 changes (1 field), 0 unchanged\n");
   ReportOptions options;

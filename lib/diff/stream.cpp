@@ -13,7 +13,7 @@ namespace {
 void Add(Tree&& doc, std::vector<Tree>& out) {
   if (!doc.IsMap()) {
     throw Error(
-        Diagnostic{doc.origin(), "", "", fmt::format("expected an object, got {}", Tree::TypeName(doc.type()))});
+        Diagnostic{doc.origin(), "", "", fmt::format("expected an object, got {}", Tree::DescribeType(doc.type()))});
   }
   const std::string* kind = doc.FindString("kind");
   if (Tree* items = doc.Find("items"); items && kind && kind->ends_with("List")) {

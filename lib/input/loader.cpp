@@ -181,7 +181,7 @@ class Loader {
 
   void LoadDocument(Tree doc, bool runtimes_only) {
     if (!doc.IsMap()) {
-      errors_.push_back(Diagnostic{doc.origin(), "", "", fmt::format("expected an object, got {}", Tree::TypeName(doc.type()))});
+      errors_.push_back(Diagnostic{doc.origin(), "", "", fmt::format("expected an object, got {}", Tree::DescribeType(doc.type()))});
       return;
     }
     TypeMeta tm = ReadTypeMeta(doc);

@@ -27,6 +27,8 @@
 namespace trainer {
 namespace {
 
+bool IsVowel(char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u'; }
+
 // What a Go field holds once pointers, slices and maps are peeled off.
 enum class Kind : std::uint8_t {
   kString,       // string and named string types (enums, types.UID)
@@ -1359,7 +1361,8 @@ class RoundTripper {
 
   void Mismatch(const PathRef& path, const Tree& value, std::string_view expected) {
     Report(path, value.origin(),
-           fmt::format("expected {}, got {}", expected, Tree::TypeName(value.type())));
+           fmt::format("expected {} {}, got {}", IsVowel(expected.front()) ? "an" : "a", expected,
+                       Tree::DescribeType(value.type())));
   }
 
   void Report(const PathRef& path, const Origin& origin, std::string message) {
@@ -1396,7 +1399,7 @@ void RoundTrip(Tree& value, std::string_view type_name, const std::string& path,
   if (!value.IsMap()) {
     issues.push_back(
         FieldIssue{path, value.origin(),
-                   fmt::format("expected object, got {}", Tree::TypeName(value.type()))});
+                   fmt::format("expected an object, got {}", Tree::DescribeType(value.type()))});
     return;
   }
   PathRef root;

@@ -347,8 +347,8 @@ TEST_CASE("an invalid quantity is reported with its path") {
         Issues({"spec.containers[0].resources.limits[cpu]: invalid quantity \"two\": quantities "
                 "must match the regular expression "
                 "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
-                "spec.containers[0].resources.limits[memory]: expected quantity (string or "
-                "number), got boolean",
+                "spec.containers[0].resources.limits[memory]: expected a quantity (string or "
+                "number), got a boolean",
                 "spec.containers[0].resources.requests[memory]: invalid quantity \"1MG\": unable "
                 "to parse quantity's suffix"}));
 }
@@ -372,10 +372,10 @@ TEST_CASE("every problem is reported, not just the first") {
   })");
   CHECK(out.issues ==
         Issues({"spec.bogus: unknown field \"bogus\"",
-                "spec.containers[0].imagePullPolicy: expected string, got array",
+                "spec.containers[0].imagePullPolicy: expected a string, got an array",
                 "spec.containers[1].extra: unknown field \"extra\"",
-                "spec.nodeName: expected string, got integer",
-                "spec.tolerations[0].tolerationSeconds: expected integer, got string"}));
+                "spec.nodeName: expected a string, got an integer",
+                "spec.tolerations[0].tolerationSeconds: expected an integer, got a string"}));
 }
 
 TEST_CASE("a value of the wrong JSON type is reported") {
@@ -385,14 +385,14 @@ TEST_CASE("a value of the wrong JSON type is reported") {
     "livenessProbe": {"grpc": {"port": 3000000000}}
   })");
   CHECK(out.issues ==
-        Issues({"c.name: expected string, got integer", "c.command: expected array, got string",
-                "c.ports[0].containerPort: expected integer, got string",
-                "c.env[0].value: expected string, got integer",
+        Issues({"c.name: expected a string, got an integer", "c.command: expected an array, got a string",
+                "c.ports[0].containerPort: expected an integer, got a string",
+                "c.env[0].value: expected a string, got an integer",
                 "c.livenessProbe.grpc.port: 3000000000 is out of range for int32",
-                "c.securityContext: expected object, got array",
-                "c.tty: expected boolean, got string"}));
+                "c.securityContext: expected an object, got an array",
+                "c.tty: expected a boolean, got a string"}));
   const Outcome labels = RunAt("metadata", "ObjectMeta", R"({"labels": {"tier": 1}})");
-  CHECK(labels.issues == Issues({"metadata.labels[tier]: expected string, got integer"}));
+  CHECK(labels.issues == Issues({"metadata.labels[tier]: expected a string, got an integer"}));
 }
 
 TEST_CASE("an integral float is an integer, a fractional one is reported") {
@@ -406,7 +406,7 @@ TEST_CASE("an integral float is an integer, a fractional one is reported") {
   })"));
   CHECK(whole.issues.empty());
   const Outcome fraction = Run("JobSpec", R"({"parallelism": 1.5})");
-  CHECK(fraction.issues == Issues({"spec.parallelism: expected integer, got number"}));
+  CHECK(fraction.issues == Issues({"spec.parallelism: expected an integer, got a number"}));
 }
 
 TEST_CASE("int-or-string ports keep their JSON type") {
@@ -417,7 +417,7 @@ TEST_CASE("int-or-string ports keep their JSON type") {
     "tcpSocket": {"port": "ssh"}, "httpGet": {"port": 8080, "path": "/"}
   })"));
   CHECK(Run("TCPSocketAction", R"({"port": true})").issues ==
-        Issues({"spec.port: expected integer or string, got boolean"}));
+        Issues({"spec.port: expected an integer or string, got a boolean"}));
 }
 
 TEST_CASE("inline structs flatten into their parent") {
@@ -490,7 +490,7 @@ TEST_CASE("nested lists are walked item by item") {
   })");
   CHECK(out.issues ==
         Issues({"spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
-                ".nodeSelectorTerms[0].matchExpressions[1].values[1]: expected string, got "
+                ".nodeSelectorTerms[0].matchExpressions[1].values[1]: expected a string, got an "
                 "integer"}));
   CHECK(out.json == Expected(R"({
     "nodeAffinity": {
@@ -589,7 +589,7 @@ TEST_CASE("the types named in the interface decode an empty object without issue
 }
 
 TEST_CASE("a value that is not an object is reported, and null is the zero struct") {
-  CHECK(RunAt("c", "Container", R"("node")").issues == Issues({"c: expected object, got string"}));
+  CHECK(RunAt("c", "Container", R"("node")").issues == Issues({"c: expected an object, got a string"}));
   CHECK(Run("Container", "null").json == Expected(R"({"name": "", "resources": {}})"));
 }
 

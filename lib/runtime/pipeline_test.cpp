@@ -72,7 +72,7 @@ spec:
   - manager: a.io/one
     trainingRuntimeSpec: {template: {metadata: {labels: {shared: first, p1: x}}}}
   - manager: b.io/two
-    trainingRuntimeSpec: {template: {metadata: {labels: {shared: second}, annotations: {note: y}}}}
+    trainingRuntimeSpec: {template: {metadata: {labels: {shared: second}, annotations: {note: "y"}}}}
 )";
 
 const Tree& NodeContainer(const Info& info) {
@@ -153,7 +153,7 @@ TEST_CASE("runtime patches merge in order, each on the result of the one before"
       serviceAccountName: first, nodeSelector: {a: "1"}, containers: [{name: node, env: [{name: X, value: "1"}]}]}}}}}]}}}
   - manager: d.io/four
     trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: node, template: {spec: {template: {spec: {
-      serviceAccountName: second, nodeSelector: {b: "2"}, containers: [{name: node, env: [{name: Y, value: "2"}, {name: X, value: "3"}]}]}}}}}]}}}
+      serviceAccountName: second, nodeSelector: {b: "2"}, containers: [{name: node, env: [{name: "Y", value: "2"}, {name: X, value: "3"}]}]}}}}}]}}}
 )"));
   Info info = c.NewInfo();
   const Tree& pod = PodSpecOf(info, 1);

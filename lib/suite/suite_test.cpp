@@ -185,9 +185,9 @@ TEST_CASE("CompareObjects reports objects missing on either side and objects in 
 
 TEST_CASE("a v1 List in JSON holds the same objects as a YAML stream") {
   std::vector<Tree> json = Read(R"({"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""},
-    "items": [{"kind": "JobSet", "metadata": {"name": "j"}, "spec": {"n": 1}}]})");
+    "items": [{"kind": "JobSet", "metadata": {"name": "j"}, "spec": {"count": 1}}]})");
   REQUIRE(json.size() == 1);
-  CHECK(CompareObjects("current.yaml", json, Read("kind: JobSet\nmetadata: {name: j}\nspec: {n: 1}\n")).empty());
+  CHECK(CompareObjects("current.yaml", json, Read("kind: JobSet\nmetadata: {name: j}\nspec: {count: 1}\n")).empty());
 }
 
 TEST_CASE("ParseCaseArgs takes the render options that change what is rendered") {

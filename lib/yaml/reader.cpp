@@ -5,10 +5,15 @@
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
 
-#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <fmt/format.h>
-#include <sstream>
+#include <istream>
+#include <optional>
+#include <streambuf>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "util/error.h"
 
@@ -26,9 +31,9 @@ bool IsDigits(std::string_view s) {
   return true;
 }
 
-bool LooksLikeFloat(std::string_view s) {
+// go-yaml v2's float syntax: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+bool IsYamlFloat(std::string_view s) {
   if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
-  if (s == ".inf" || s == ".Inf" || s == ".INF") return true;
   std::size_t i = 0;
   std::size_t int_digits = 0;
   while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++int_digits;
@@ -36,15 +41,71 @@ bool LooksLikeFloat(std::string_view s) {
   if (i < s.size() && s[i] == '.') {
     ++i;
     while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++frac_digits;
+    if (int_digits == 0 && frac_digits == 0) return false;
+  } else if (int_digits == 0) {
+    return false;
   }
-  if (int_digits + frac_digits == 0) return false;
   if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
     ++i;
     if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    if (!IsDigits(s.substr(i))) return false;
-    return true;
+    return IsDigits(s.substr(i));
   }
   return i == s.size();
+}
+
+// A float that Go's strconv.ParseFloat accepts: the syntax above, and not beyond float64's range.
+bool IsFiniteYamlFloat(const std::string& s) {
+  if (!IsYamlFloat(s)) return false;
+  return std::isfinite(std::strtod(s.c_str(), nullptr));
+}
+
+// Go's strconv.ParseInt(s, 0, 64) and, for values beyond int64, ParseUint(s, 0, 64): an optional
+// sign, then 0x/0X hex, 0o/0O or a bare leading 0 octal, 0b/0B binary, or decimal digits.
+enum class IntSyntax { kNotInt, kInt64, kUint64, kTooLarge };
+IntSyntax ParseGoInt(std::string_view s, std::int64_t& value, std::uint64_t& magnitude) {
+  bool negative = false;
+  bool signed_text = !s.empty() && (s[0] == '+' || s[0] == '-');
+  if (signed_text) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  int base = 10;
+  if (s.size() > 1 && s[0] == '0') {
+    char p = s[1];
+    if (p == 'x' || p == 'X') {
+      base = 16, s.remove_prefix(2);
+    } else if (p == 'o' || p == 'O') {
+      base = 8, s.remove_prefix(2);
+    } else if (p == 'b' || p == 'B') {
+      base = 2, s.remove_prefix(2);
+    } else {
+      base = 8, s.remove_prefix(1);
+    }
+  }
+  if (s.empty()) return IntSyntax::kNotInt;
+  magnitude = 0;
+  bool overflow = false;
+  for (char c : s) {
+    int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
+    if (digit >= base) return IntSyntax::kNotInt;
+    if (magnitude > (std::numeric_limits<std::uint64_t>::max() - static_cast<std::uint64_t>(digit)) /
+                        static_cast<std::uint64_t>(base)) {
+      overflow = true;
+    }
+    magnitude = magnitude * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(digit);
+  }
+  constexpr std::uint64_t kMaxInt64 = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  if (!overflow && !negative && magnitude <= kMaxInt64) {
+    value = static_cast<std::int64_t>(magnitude);
+    return IntSyntax::kInt64;
+  }
+  if (!overflow && negative && magnitude <= kMaxInt64 + 1) {
+    value = magnitude == kMaxInt64 + 1 ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(magnitude);
+    return IntSyntax::kInt64;
+  }
+  // ParseUint takes no sign.
+  if (!overflow && !signed_text) return IntSyntax::kUint64;
+  return IntSyntax::kTooLarge;
 }
 
 // Returns the offset of the first byte that is not valid UTF-8, or npos.
@@ -69,14 +130,100 @@ std::size_t FindInvalidUtf8(std::string_view s) {
   return std::string_view::npos;
 }
 
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
+// Whether `line` separates documents as kubectl's YAML reader sees it: "---", then nothing but
+// blanks or a comment.
+bool IsDocumentSeparator(std::string_view line) {
+  if (line.substr(0, 3) != "---") return false;
+  std::size_t i = 3;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+  return i == line.size() || line[i] == '#';
+}
+
+// kubectl splits a stream at "---" lines and decodes each document on its own, and go-yaml skips
+// a byte order mark at the start of its input: so a mark may open the stream and each document.
+// Returns the content without those marks, or nullopt when it has none.
+std::optional<std::string> WithoutByteOrderMarks(std::string_view content) {
+  std::optional<std::string> out;
+  bool at_document_start = true;
+  std::size_t copied = 0;  // content before this offset is in `out`
+  for (std::size_t line_start = 0; line_start < content.size();) {
+    std::size_t end = content.find('\n', line_start);
+    if (end == std::string_view::npos) end = content.size();
+    std::string_view line = content.substr(line_start, end - line_start);
+    if (at_document_start && line.substr(0, kByteOrderMark.size()) == kByteOrderMark) {
+      if (!out) out.emplace();
+      out->append(content.substr(copied, line_start - copied));
+      copied = line_start + kByteOrderMark.size();
+    }
+    at_document_start = IsDocumentSeparator(line);
+    line_start = end + 1;
+  }
+  if (out) out->append(content.substr(copied));
+  return out;
+}
+
+// A read-only stream buffer over a string that yaml-cpp reads, so that the input is not copied.
+class ViewBuffer : public std::streambuf {
+ public:
+  explicit ViewBuffer(std::string_view s) {
+    char* begin = const_cast<char*>(s.data());  // the get area is never written through
+    setg(begin, begin, begin + s.size());
+  }
+};
+
+// yaml-cpp 0.7 accepts a quoted scalar left open at the end of the stream when a line break
+// follows its opening line (`a: "x` + newline reads as "x "); go-yaml, and so kubectl, rejects it.
+// Whether the scalar at `pos` is closed, or is no quoted scalar that opens there.
+bool QuotedScalarClosed(std::string_view content, std::size_t pos) {
+  if (pos >= content.size() || (content[pos] != '"' && content[pos] != '\'')) return true;
+  char quote = content[pos];
+  for (std::size_t i = pos + 1; i < content.size(); ++i) {
+    if (quote == '"' && content[i] == '\\') {
+      ++i;
+    } else if (content[i] == quote) {
+      if (quote == '\'' && i + 1 < content.size() && content[i + 1] == '\'') {
+        ++i;  // '' is an escaped quote
+      } else {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// yaml-cpp's message for a tab in indentation ("end of map not found", "illegal map value") does
+// not say what is wrong. The column of a tab in the indentation of line `line` (0-based), or 0.
+std::size_t TabInIndentation(std::string_view content, int line) {
+  std::size_t start = 0;
+  for (int i = 0; i < line && start != std::string_view::npos; ++i) {
+    start = content.find('\n', start);
+    if (start != std::string_view::npos) ++start;
+  }
+  if (start == std::string_view::npos) return 0;
+  for (std::size_t i = start; i < content.size() && (content[i] == ' ' || content[i] == '\t'); ++i) {
+    if (content[i] == '\t') return i - start + 1;
+  }
+  return 0;
+}
+
 // Builds Trees from yaml-cpp parser events.
 class TreeBuilder : public YAML::EventHandler {
  public:
-  TreeBuilder(const std::string* file, const ReadLimits& limits) : file_(file), limits_(limits) {}
+  TreeBuilder(std::string_view content, const std::string* file, const ReadLimits& limits)
+      : content_(content), file_(file), limits_(limits) {}
 
   std::vector<Tree> TakeDocuments() { return std::move(documents_); }
 
-  void OnDocumentStart(const YAML::Mark&) override {
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    // yaml-cpp 0.7 loops on a stray flow indicator (a "," or "]" outside a flow collection),
+    // starting empty documents at the same place forever.
+    if (last_document_start_ && *last_document_start_ == mark.pos) {
+      char c = static_cast<std::size_t>(mark.pos) < content_.size() ? content_[static_cast<std::size_t>(mark.pos)] : ' ';
+      Fail(mark, c > ' ' && c < 0x7f ? fmt::format("malformed YAML: unexpected \"{}\"", c) : std::string("malformed YAML: unexpected character"));
+    }
+    last_document_start_ = mark.pos;
     anchors_.clear();
     stack_.clear();
     has_root_ = false;
@@ -94,11 +241,7 @@ class TreeBuilder : public YAML::EventHandler {
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     auto it = anchors_.find(anchor);
     if (it == anchors_.end()) Fail(mark, "unknown alias");
-    alias_nodes_ += CountNodes(it->second);
-    if (alias_nodes_ > limits_.max_alias_nodes) {
-      Fail(mark, fmt::format("aliases expand to more than {} values (alias expansion limit)",
-                             limits_.max_alias_nodes));
-    }
+    ChargeCopy(it->second, mark);
     Complete(Tree(it->second), 0);
   }
 
@@ -107,10 +250,21 @@ class TreeBuilder : public YAML::EventHandler {
     Origin origin = At(mark);
     // "?" marks a plain scalar without an explicit tag; "!" a quoted one.
     if (tag == "?") {
+      // A plain "<<" key merges maps into this one, as go-yaml v2 does.
+      if (value == "<<" && !stack_.empty() && stack_.back().value.IsMap() && !stack_.back().has_key) {
+        CountValues(1, origin);
+        Frame& top = stack_.back();
+        top.has_key = top.merge = true;
+        top.key_origin = origin;
+        return;
+      }
       Complete(ResolvePlainScalar(value, origin), anchor);
     } else {
       if (tag != "!" && tag != kStrTag) {
         Fail(mark, fmt::format("unsupported tag \"{}\"", tag));
+      }
+      if (!QuotedScalarClosed(content_, static_cast<std::size_t>(mark.pos))) {
+        Fail(mark, "malformed YAML: quoted scalar not closed before the end of the stream");
       }
       Complete(Tree::String(value, origin), anchor);
     }
@@ -135,8 +289,10 @@ class TreeBuilder : public YAML::EventHandler {
     Tree value;
     YAML::anchor_t anchor = 0;
     bool has_key = false;
+    bool merge = false;  // the pending key is a merge key
     std::string key;
     Origin key_origin;
+    std::unordered_set<std::string> merged_keys;  // keys set by a merge and not written since
   };
 
   Origin At(const YAML::Mark& mark) const {
@@ -156,17 +312,41 @@ class TreeBuilder : public YAML::EventHandler {
     if (tag != "?" && tag != "!" && !tag.empty() && tag != own) Fail(mark, fmt::format("unsupported tag \"{}\"", tag));
   }
 
-  static std::size_t CountNodes(const Tree& t) {
+  // The number of values in `t`, counting no further than `cap`.
+  static std::size_t CountNodes(const Tree& t, std::size_t cap) {
     std::size_t n = 1;
-    for (const auto& item : t.items()) n += CountNodes(item);
+    for (const auto& item : t.items()) {
+      if (n > cap) break;
+      n += CountNodes(item, cap - n);
+    }
     return n;
+  }
+
+  // Copies for anchors and aliases share one budget: without it, nested anchors or aliases of
+  // aliases ("billion laughs") make a small input take unbounded memory.
+  void ChargeCopy(const Tree& value, const Origin& at) {
+    std::size_t left = limits_.max_alias_nodes - alias_nodes_;
+    alias_nodes_ += CountNodes(value, left);
+    if (alias_nodes_ > limits_.max_alias_nodes) {
+      Fail(at, fmt::format("anchors and aliases copy more than {} values (alias expansion limit)",
+                           limits_.max_alias_nodes));
+    }
+    CountValues(CountNodes(value, limits_.max_values), at);
+  }
+  void ChargeCopy(const Tree& value, const YAML::Mark& mark) { ChargeCopy(value, At(mark)); }
+
+  void CountValues(std::size_t n, const Origin& at) {
+    values_ += n;
+    if (values_ > limits_.max_values) {
+      Fail(at, fmt::format("more than {} values in one stream (value count limit)", limits_.max_values));
+    }
   }
 
   void Push(Tree value, YAML::anchor_t anchor, const YAML::Mark& mark) {
     if (stack_.size() >= limits_.max_depth) {
       Fail(mark, fmt::format("nesting deeper than {} levels (nesting limit)", limits_.max_depth));
     }
-    stack_.push_back(Frame{std::move(value), anchor, false, {}, {}});
+    stack_.push_back(Frame{std::move(value), anchor, false, false, {}, {}, {}});
   }
 
   void Pop() {
@@ -177,7 +357,11 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   void Complete(Tree value, YAML::anchor_t anchor) {
-    if (anchor != 0) anchors_[anchor] = value;
+    CountValues(1, value.origin());
+    if (anchor != 0) {
+      ChargeCopy(value, value.origin());
+      anchors_[anchor] = value;
+    }
     if (stack_.empty()) {
       root_ = std::move(value);
       has_root_ = true;
@@ -191,25 +375,54 @@ class TreeBuilder : public YAML::EventHandler {
     if (!top.has_key) {
       if (!value.IsScalar()) Fail(value.origin(), "mapping keys must be scalars");
       std::string key = value.IsNull() ? std::string("null") : value.text();
-      for (std::size_t i = 0; i < top.value.size(); ++i) {
-        if (top.value.KeyAt(i) == key) {
-          Fail(value.origin(), fmt::format("duplicate key \"{}\" (first at line {})", key, top.value.KeyOriginAt(i).line));
-        }
+      if (top.value.Find(key) != nullptr && top.merged_keys.erase(key) == 0) {
+        std::size_t i = 0;
+        while (top.value.KeyAt(i) != key) ++i;
+        Fail(value.origin(), fmt::format("duplicate key \"{}\" (first at line {})", key, top.value.KeyOriginAt(i).line));
       }
       top.key = std::move(key);
       top.key_origin = value.origin();
       top.has_key = true;
       return;
     }
-    top.value.Set(top.key, std::move(value), top.key_origin);
     top.has_key = false;
+    if (top.merge) {
+      top.merge = false;
+      Merge(top, std::move(value));
+      return;
+    }
+    top.value.Set(top.key, std::move(value), top.key_origin);
   }
 
+  // go-yaml v2's merge: each key of the merged map is set in turn, replacing the value of a key
+  // before it; of a list of maps, the earlier maps win. A key after the merge may replace a
+  // merged one.
+  void Merge(Frame& top, Tree value) {
+    auto merge_map = [&](Tree& map) {
+      for (std::size_t i = 0; i < map.size(); ++i) {
+        top.value.Set(map.KeyAt(i), std::move(map.items()[i]), map.KeyOriginAt(i));
+        top.merged_keys.insert(map.KeyAt(i));
+      }
+    };
+    if (value.IsMap()) return merge_map(value);
+    if (value.IsList()) {
+      for (const Tree& item : value.items()) {
+        if (!item.IsMap()) Fail(top.key_origin, "map merge requires map or sequence of maps as the value");
+      }
+      for (auto it = value.items().rbegin(); it != value.items().rend(); ++it) merge_map(*it);
+      return;
+    }
+    Fail(top.key_origin, "map merge requires map or sequence of maps as the value");
+  }
+
+  std::string_view content_;
+  std::optional<int> last_document_start_;
   const std::string* file_;
   const ReadLimits& limits_;
   std::vector<Frame> stack_;
   std::unordered_map<YAML::anchor_t, Tree> anchors_;
   std::size_t alias_nodes_ = 0;
+  std::size_t values_ = 0;
   Tree root_;
   bool has_root_ = false;
   std::vector<Tree> documents_;
@@ -217,31 +430,51 @@ class TreeBuilder : public YAML::EventHandler {
 
 }  // namespace
 
+// Follows go-yaml v2's resolve(): a table of words, then by the first character numbers (and
+// timestamps, which stay strings here). Base-60 numbers are strings there too.
 Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
-  if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL") {
-    return Tree::Null(origin);
+  static constexpr std::string_view kNull[] = {"", "~", "null", "Null", "NULL"};
+  static constexpr std::string_view kTrue[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"};
+  static constexpr std::string_view kFalse[] = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"};
+  static constexpr std::string_view kFloatWords[] = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf",
+                                                     "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"};
+  for (auto w : kNull) {
+    if (text == w) return Tree::Null(origin);
   }
-  if (text == "true" || text == "True" || text == "TRUE") return Tree::Bool(true, origin);
-  if (text == "false" || text == "False" || text == "FALSE") return Tree::Bool(false, origin);
-  std::string_view digits = text;
-  if (digits[0] == '+' || digits[0] == '-') digits.remove_prefix(1);
-  if (IsDigits(digits)) {
-    std::int64_t value = 0;
-    std::string_view s = text;
-    if (s[0] == '+') s.remove_prefix(1);
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-    if (ec == std::errc() && ptr == s.data() + s.size()) return Tree::Int(value, origin);
-    return Tree::Float(text, origin);  // too large for int64
+  for (auto w : kTrue) {
+    if (text == w) return Tree::Bool(true, origin);
   }
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'o')) {
-    std::int64_t value = 0;
-    int base = text[1] == 'x' ? 16 : 8;
-    auto [ptr, ec] = std::from_chars(text.data() + 2, text.data() + text.size(), value, base);
-    if (ec == std::errc() && ptr == text.data() + text.size()) return Tree::Int(value, origin);
+  for (auto w : kFalse) {
+    if (text == w) return Tree::Bool(false, origin);
   }
-  if (LooksLikeFloat(text) || text == ".nan" || text == ".NaN" || text == ".NAN") {
-    return Tree::Float(text, origin);
+  for (auto w : kFloatWords) {
+    if (text == w) return Tree::Float(text, origin);
   }
+  char first = text[0];
+  if (first == '.') {
+    if (IsFiniteYamlFloat(text)) return Tree::Float(text, origin);
+    return Tree::String(text, origin);
+  }
+  if (!(first == '+' || first == '-' || (first >= '0' && first <= '9'))) return Tree::String(text, origin);
+  // Digits and signs: underscores are dropped, then an integer, a float or a binary integer.
+  std::string plain;
+  plain.reserve(text.size());
+  for (char c : text) {
+    if (c != '_') plain.push_back(c);
+  }
+  std::int64_t value = 0;
+  std::uint64_t magnitude = 0;
+  switch (ParseGoInt(plain, value, magnitude)) {
+    case IntSyntax::kInt64: return Tree::Int(value, origin);
+    case IntSyntax::kUint64: return Tree::Float(std::to_string(magnitude), origin);  // beyond int64
+    case IntSyntax::kTooLarge:
+    case IntSyntax::kNotInt: break;
+  }
+  if (IsFiniteYamlFloat(plain)) return Tree::Float(plain, origin);
+  // go-yaml keeps integers beyond 64 bits as big integers; decimal ones are kept as their digits.
+  std::string_view unsigned_digits = plain;
+  if (!unsigned_digits.empty() && (unsigned_digits[0] == '+' || unsigned_digits[0] == '-')) unsigned_digits.remove_prefix(1);
+  if (IsDigits(unsigned_digits)) return Tree::Float(plain[0] == '+' ? plain.substr(1) : plain, origin);
   return Tree::String(text, origin);
 }
 
@@ -263,11 +496,14 @@ std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* fi
     throw Error(Diagnostic{Origin::Input(file, 1, 1), "", "",
                            fmt::format("input larger than {} bytes (document size limit)", limits.max_bytes)});
   }
+  std::optional<std::string> without_marks = WithoutByteOrderMarks(content);
+  if (without_marks) content = *without_marks;
   if (std::size_t bad = FindInvalidUtf8(content); bad != std::string_view::npos) {
     throw Error(Diagnostic{at_offset(bad), "", "", "invalid UTF-8"});
   }
-  std::istringstream in{std::string(content)};
-  TreeBuilder builder(file, limits);
+  ViewBuffer buffer(content);
+  std::istream in(&buffer);
+  TreeBuilder builder(content, file, limits);
   try {
     YAML::Parser parser(in);
     while (parser.HandleNextDocument(builder)) {
@@ -280,6 +516,10 @@ std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* fi
     Origin where = e.mark.is_null() ? Origin::Input(file, 1, 1)
                                     : Origin::Input(file, static_cast<std::uint32_t>(e.mark.line + 1),
                                                     static_cast<std::uint32_t>(e.mark.column + 1));
+    if (std::size_t tab = e.mark.is_null() ? 0 : TabInIndentation(content, e.mark.line); tab != 0) {
+      throw Error(Diagnostic{Origin::Input(file, where.line, static_cast<std::uint32_t>(tab)), "", "",
+                             "malformed YAML: a tab in indentation (YAML indents with spaces only)"});
+    }
     throw Error(Diagnostic{where, "", "", fmt::format("malformed YAML: {}", e.msg)});
   }
   return builder.TakeDocuments();

@@ -13,17 +13,22 @@ namespace trainer {
 // Bounds that keep hostile input from exhausting time or memory; documented in trainer(1).
 struct ReadLimits {
   std::size_t max_depth = 256;                 // nesting of maps and lists (yaml-cpp stops at 500)
-  std::size_t max_alias_nodes = 1'000'000;     // values copied through aliases, per stream
-  std::size_t max_bytes = 256u * 1024 * 1024;  // size of one stream
+  std::size_t max_alias_nodes = 1'000'000;     // values copied for anchors and aliases, per stream
+  std::size_t max_values = 1'000'000;          // values in one stream, alias copies included
+  std::size_t max_bytes = 256u * 1024 * 1024;  // size of one stream; the loader reads no more
 };
 
 // Parses every document of `content`. `file` names the stream in positions and errors and must
 // outlive the returned trees. Throws Error (file:line:col: message) on malformed YAML, duplicate
-// keys, invalid UTF-8 or exceeded limits. Empty documents are skipped.
+// keys, invalid UTF-8 or exceeded limits. Empty documents are skipped. As kubectl does, a UTF-8
+// byte order mark is accepted at the start of the stream and of each document after "---", and
+// plain scalars resolve as in YAML 1.1 (go-yaml v2): yes/no/on/off/y/n are booleans, 010 is
+// octal, 0b101 binary and 1_000 an integer.
 std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* file,
                                  const ReadLimits& limits = {});
 
-// The type a plain (unquoted) scalar resolves to, for the writer's quoting decisions too.
+// The type a plain (unquoted) scalar resolves to, as go-yaml v2 (and so kubectl) resolves it;
+// for the writers' quoting decisions too.
 Tree ResolvePlainScalar(const std::string& text, const Origin& origin);
 
 }  // namespace trainer

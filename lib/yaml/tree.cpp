@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 namespace trainer {
 
 std::string Origin::Position() const {
@@ -45,11 +47,44 @@ Tree Tree::String(std::string value, Origin origin) {
   return t;
 }
 
-const Tree* Tree::Find(std::string_view key) const {
-  for (std::size_t i = 0; i < keys_.size(); ++i) {
-    if (keys_[i] == key) return &items_[i];
+std::size_t Tree::Position(std::string_view key) const {
+  if (!index_.slots_) {
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      if (keys_[i] == key) return i;
+    }
+    return keys_.size();
   }
-  return nullptr;
+  const std::vector<std::uint32_t>& slots = *index_.slots_;
+  std::size_t mask = slots.size() - 1;
+  for (std::size_t s = std::hash<std::string_view>{}(key) & mask;; s = (s + 1) & mask) {
+    if (slots[s] == 0) return keys_.size();
+    if (keys_[slots[s] - 1] == key) return slots[s] - 1;
+  }
+}
+
+void Tree::IndexKey(std::size_t position) {
+  std::vector<std::uint32_t>& slots = *index_.slots_;
+  std::size_t mask = slots.size() - 1;
+  std::size_t s = std::hash<std::string_view>{}(keys_[position]) & mask;
+  while (slots[s] != 0) s = (s + 1) & mask;
+  slots[s] = static_cast<std::uint32_t>(position + 1);
+}
+
+void Tree::RebuildIndex() {
+  if (keys_.size() < kIndexedMapSize) {
+    index_.slots_.reset();
+    return;
+  }
+  // At most half full, so that probes stay short.
+  std::size_t capacity = 2 * kIndexedMapSize;
+  while (capacity < 2 * keys_.size()) capacity *= 2;
+  index_.slots_ = std::make_unique<std::vector<std::uint32_t>>(capacity, 0);
+  for (std::size_t i = 0; i < keys_.size(); ++i) IndexKey(i);
+}
+
+const Tree* Tree::Find(std::string_view key) const {
+  std::size_t i = Position(key);
+  return i < keys_.size() ? &items_[i] : nullptr;
 }
 
 Tree* Tree::Find(std::string_view key) {
@@ -64,6 +99,11 @@ Tree& Tree::Set(std::string_view key, Tree value, Origin key_origin) {
   keys_.emplace_back(key);
   key_origins_.push_back(key_origin);
   items_.push_back(std::move(value));
+  if (index_.slots_ && 2 * keys_.size() <= index_.slots_->size()) {
+    IndexKey(keys_.size() - 1);
+  } else if (keys_.size() >= kIndexedMapSize) {
+    RebuildIndex();
+  }
   return items_.back();
 }
 
@@ -73,15 +113,13 @@ Tree& Tree::Child(std::string_view key, Origin origin) {
 }
 
 bool Tree::Erase(std::string_view key) {
-  for (std::size_t i = 0; i < keys_.size(); ++i) {
-    if (keys_[i] == key) {
-      keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(i));
-      key_origins_.erase(key_origins_.begin() + static_cast<std::ptrdiff_t>(i));
-      items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(i));
-      return true;
-    }
-  }
-  return false;
+  std::size_t i = Position(key);
+  if (i == keys_.size()) return false;
+  keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(i));
+  key_origins_.erase(key_origins_.begin() + static_cast<std::ptrdiff_t>(i));
+  items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(i));
+  if (index_.slots_) RebuildIndex();
+  return true;
 }
 
 Tree& Tree::Append(Tree value) {
@@ -132,6 +170,16 @@ const char* Tree::TypeName(Type type) {
     case Type::kList: return "array";
   }
   return "value";
+}
+
+std::string Tree::DescribeType(Type type) {
+  switch (type) {
+    case Type::kNull: return "null";
+    case Type::kInt:
+    case Type::kMap:
+    case Type::kList: return std::string("an ") + TypeName(type);
+    default: return std::string("a ") + TypeName(type);
+  }
 }
 
 }  // namespace trainer

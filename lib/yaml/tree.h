@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -106,8 +107,39 @@ class Tree {
   void SetOriginRecursive(const Origin& origin);
 
   static const char* TypeName(Type type);
+  // The name with its indefinite article, as messages use it: "an integer", "a string", "null".
+  static std::string DescribeType(Type type);
+
+  // Maps with at least this many keys keep a hash index of their keys.
+  static constexpr std::size_t kIndexedMapSize = 32;
 
  private:
+  // An open-addressing hash table of a large map's key positions (position + 1; 0 is an empty
+  // slot), so that Find and Set stay constant-time in maps of many keys. Small maps, the common
+  // case, have none and cost one pointer. A copy of a Tree copies its table.
+  class KeyIndex {
+   public:
+    KeyIndex() = default;
+    KeyIndex(const KeyIndex& other)
+        : slots_(other.slots_ ? std::make_unique<std::vector<std::uint32_t>>(*other.slots_) : nullptr) {}
+    KeyIndex& operator=(const KeyIndex& other) {
+      if (this != &other) slots_ = other.slots_ ? std::make_unique<std::vector<std::uint32_t>>(*other.slots_) : nullptr;
+      return *this;
+    }
+    KeyIndex(KeyIndex&&) noexcept = default;
+    KeyIndex& operator=(KeyIndex&&) noexcept = default;
+    ~KeyIndex() = default;
+
+    std::unique_ptr<std::vector<std::uint32_t>> slots_;
+  };
+
+  // The position of `key` in keys_, or keys_.size() when absent.
+  std::size_t Position(std::string_view key) const;
+  // Indexes keys_[position] in a table with room for it.
+  void IndexKey(std::size_t position);
+  // Builds the index anew (or drops it, below kIndexedMapSize keys).
+  void RebuildIndex();
+
   Type type_ = Type::kNull;
   bool boolean_ = false;
   std::int64_t integer_ = 0;
@@ -115,6 +147,7 @@ class Tree {
   std::vector<std::string> keys_;  // map keys, parallel to items_
   std::vector<Origin> key_origins_;
   std::vector<Tree> items_;  // list items, or map values
+  KeyIndex index_;           // maps of kIndexedMapSize keys or more
   Origin origin_;
 };
 

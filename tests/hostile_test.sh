@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Hostile inputs: each must end in bounded time and memory with exit code 2, nothing on stdout,
+# and a one-line error naming the limit (or, for large but valid inputs, render in bounded time).
+# The inputs are generated here at run time; none is committed.
+#
+#   tests/hostile_test.sh TRAINER
+#
+# HOSTILE_TIME_FACTOR scales the time bounds (the sanitizer build sets it); memory bounds use
+# `ulimit -v`, which AddressSanitizer's shadow memory defeats, so they are skipped under it.
+set -uo pipefail
+
+trainer=$(realpath "$1")
+factor=${HOSTILE_TIME_FACTOR:-1}
+if ldd "$trainer" 2>/dev/null | grep -q libasan; then
+  asan=1
+  factor=$((factor < 4 ? 4 : factor))
+else
+  asan=0
+fi
+
+work=$(mktemp -d)
+cleanup() {
+  [[ -n ${writer_pid:-} ]] && kill "$writer_pid" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+cd "$work" || exit 1
+
+passed=0
+failed=0
+
+# check NAME SECONDS MEMORY_MB EXPECTED_EXIT EXPECTED_STDERR_TEXT -- ARGS...
+# Runs trainer with ARGS under `timeout SECONDS*factor` and `ulimit -v MEMORY_MB`, with stdin
+# from $stdin (default /dev/null), and checks its exit code, stderr and (for errors) stdout.
+check() {
+  local name=$1 seconds=$2 memory_mb=$3 want_exit=$4 want_err=$5
+  shift 6
+  local limit=$((seconds * factor))
+  local start end rc
+  start=$(date +%s.%N)
+  (
+    [[ $asan == 0 ]] && ulimit -v $((memory_mb * 1024))
+    exec timeout -k 5 "$limit" "$trainer" "$@" <"${stdin:-/dev/null}" >out 2>err
+  )
+  rc=$?
+  end=$(date +%s.%N)
+  local problems=()
+  [[ $rc == 124 || $rc == 137 ]] && problems+=("did not finish within ${limit}s")
+  [[ $rc != "$want_exit" ]] && problems+=("exit code $rc, want $want_exit")
+  [[ $want_exit != 0 && -s out ]] && problems+=("stdout not empty: $(head -c 200 out)")
+  [[ -n $want_err ]] && ! grep -qF -- "$want_err" err && problems+=("stderr lacks \"$want_err\": $(head -c 300 err)")
+  if [[ $want_exit != 0 ]] && [[ $(grep -c '' err) -gt 1 ]]; then
+    problems+=("more than one line on stderr: $(head -c 300 err)")
+  fi
+  if ((${#problems[@]})); then
+    echo "FAIL $name: ${problems[*]}"
+    failed=$((failed + 1))
+  else
+    printf 'ok   %-28s %6.2fs  %s\n' "$name" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" "$(head -c 120 err)"
+    passed=$((passed + 1))
+  fi
+}
+
+runtime='apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata:
+  name: plain
+spec:
+  template:
+    spec:
+      replicatedJobs:
+        - name: node
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: trainer
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: python:3.12'
+trainjob_head='apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: job'
+trainjob_spec='spec:
+  runtimeRef:
+    name: plain'
+
+# Nesting 10,000 levels deep: flow, block lists on one line, and block maps.
+awk 'BEGIN { printf "a: "; for (i = 0; i < 10000; i++) printf "["; for (i = 0; i < 10000; i++) printf "]"; print "" }' >flow.yaml
+check nesting-flow-10000 10 200 2 "flow.yaml:1:259: nesting deeper than 256 levels (nesting limit)" -- render flow.yaml
+awk 'BEGIN { printf "a:\n  "; for (i = 0; i < 10000; i++) printf "- "; print "x" }' >block-list.yaml
+check nesting-block-list-10000 10 200 2 "(nesting limit)" -- render block-list.yaml
+awk 'BEGIN { for (i = 0; i < 10000; i++) { printf "%*sk:\n", i, "" } }' >block-map.yaml
+check nesting-block-map-10000 20 600 2 "block-map.yaml:257:257: nesting deeper than 256 levels (nesting limit)" -- render block-map.yaml
+
+# Billion laughs: nine levels of nine aliases each (387M values if expanded).
+{
+  echo 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'
+  prev=a
+  for c in b c d e f g h i; do
+    printf '%s: &%s [*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s]\n' $c $c $prev $prev $prev $prev $prev $prev $prev $prev $prev
+    prev=$c
+  done
+} >laughs.yaml
+check billion-laughs 20 1000 2 "(alias expansion limit)" -- render laughs.yaml
+# 250 nested anchors over a 100k-value list: each anchor would keep its own copy (25M values);
+# the copies count as values too, and the value count limit stops them first.
+awk 'BEGIN { printf "a: "; for (i = 0; i < 250; i++) printf "&a%d [", i; for (i = 0; i < 100000; i++) printf "x, "; printf "x"; for (i = 0; i < 250; i++) printf "]"; print "" }' >anchors.yaml
+check nested-anchors 20 1000 2 "anchors.yaml:1:1581: more than 1000000 values in one stream (value count limit)" -- render anchors.yaml
+
+# A 64 MiB scalar in an object without a kind.
+{ printf 'a: '; head -c $((64 << 20)) /dev/zero | tr '\0' x; echo; } >scalar.yaml
+check huge-scalar-64MiB 60 1500 2 "scalar.yaml:1:1: kind: Required value: every object needs a kind" -- render scalar.yaml
+
+# 100 MB of list items: stops at the value count limit.
+awk 'BEGIN { print "a:"; for (i = 0; i < 25000000; i++) print "- 1" }' >items.yaml
+check file-100MB-items 60 2500 2 "more than 1000000 values in one stream (value count limit)" -- render items.yaml
+rm -f items.yaml scalar.yaml
+
+# Beyond the size limit: a sparse 300 MiB file, /dev/zero, stdin from /dev/zero, a FIFO fed forever.
+truncate -s 300M sparse.yaml
+check file-300MiB 30 1500 2 "sparse.yaml:1:1: input larger than 268435456 bytes (document size limit)" -- render sparse.yaml
+rm -f sparse.yaml
+check dev-zero 30 1500 2 "/dev/zero:1:1: input larger than 268435456 bytes (document size limit)" -- render /dev/zero
+stdin=/dev/zero check stdin-dev-zero 30 1500 2 "<stdin>:1:1: input larger than 268435456 bytes (document size limit)" -- render -
+mkfifo endless.fifo
+cat /dev/zero >endless.fifo 2>/dev/null &
+writer_pid=$!
+check fifo-endless 30 1500 2 "endless.fifo:1:1: input larger than 268435456 bytes (document size limit)" -- render endless.fifo
+kill "$writer_pid" 2>/dev/null
+wait "$writer_pid" 2>/dev/null
+writer_pid=
+
+# A FIFO with a valid stream renders like a file.
+printf '%s\n---\n%s\n%s\n' "$runtime" "$trainjob_head" "$trainjob_spec" >job.yaml
+mkfifo job.fifo
+cat job.yaml >job.fifo &
+writer_pid=$!
+check fifo-valid 10 200 0 "" -- render job.fifo
+wait "$writer_pid" 2>/dev/null
+writer_pid=
+if ! diff <("$trainer" render job.yaml | sed 1,2d) <(sed 1,2d out) >/dev/null; then
+  echo "FAIL fifo-valid: output differs from the same stream read from a file"
+  failed=$((failed + 1))
+fi
+
+# Directories whose symbolic links lead back up: listed once, not forever.
+mkdir -p loop/sub
+cp job.yaml loop/sub/job.yaml
+ln -s .. loop/sub/up
+ln -s ../../loop loop/sub/top
+ln -s . loop/self
+check directory-symlink-loops 10 200 0 "" -- render loop
+
+# Large but valid: a TrainJob with 100k labels, and 100k empty documents.
+{
+  printf '%s\n---\n%s\n  labels:\n' "$runtime" "$trainjob_head"
+  awk 'BEGIN { for (i = 0; i < 100000; i++) printf "    key-%d: value-%d\n", i, i }'
+  printf '%s\n' "$trainjob_spec"
+} >labels.yaml
+check map-100k-keys 30 1500 0 "" -- render labels.yaml
+{
+  awk 'BEGIN { for (i = 0; i < 100000; i++) print "---" }'
+  printf '%s\n---\n%s\n%s\n' "$runtime" "$trainjob_head" "$trainjob_spec"
+} >empty-docs.yaml
+check empty-documents-100k 30 300 0 "" -- render empty-docs.yaml
+
+echo "$passed passed, $failed failed"
+[[ $failed == 0 ]]

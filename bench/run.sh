@@ -6,6 +6,8 @@
 #
 #   bench/run.sh [--build DIR] [--repeat R] [N...]     (default: N = 100 1000 10000, R = 5)
 #   bench/run.sh --smoke                               (CI: N = 20, R = 1, checks it all runs)
+#   bench/run.sh --generate N DIR                      (writes the inputs of size N to DIR, for
+#                                                       profiling: DIR/jobs.yaml, DIR/runtimes/)
 #
 # Needs the upstream runtimes in ../shared/upstream/manifests/base/runtimes (exits 77 without).
 set -euo pipefail
@@ -15,8 +17,10 @@ build="$root/build"
 repeat=5
 sizes=()
 smoke=0
+generate_to=""
 while (($#)); do
   case "$1" in
+    --generate) sizes=("$2"); generate_to="$3"; shift 3 ;;
     --build) build="$(cd "$2" && pwd)"; shift 2 ;;
     --repeat) repeat="$2"; shift 2 ;;
     --smoke) smoke=1; repeat=1; shift ;;
@@ -109,6 +113,13 @@ floor_inputs=("$runtimes"/*.yaml)
 if ((gang)); then
   runtime_args+=(-r "$work/gang-runtime.yaml")
   floor_inputs+=("$work/gang-runtime.yaml")
+fi
+
+if [[ -n "$generate_to" ]]; then
+  mkdir -p "$generate_to/runtimes"
+  cp "${floor_inputs[@]}" "$generate_to/runtimes/"
+  generate "${sizes[0]}" "$generate_to/jobs.yaml"
+  exit 0
 fi
 
 printf '%8s %10s %12s %12s %7s %10s %9s\n' N "input KiB" "parse ms" "render ms" ratio "jobs/s" "RSS MiB"

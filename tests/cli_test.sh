@@ -93,9 +93,10 @@ check "trainer version prints the version of CMake's project()" test "$rc" -eq 0
 run --version
 check "trainer --version prints the same" test "$rc" -eq 0 -a "$out" = "trainer $version"
 
-readme_test=$(grep -A1 '^# 2\.' README.md | tail -n 1)
-ci_test=$(grep '^cmake ' .ci/run)
-check "the README's test command is the one .ci/run runs" test "$readme_test" = "$ci_test"
+readme_test=$(grep -A1 -e '^# 2\.' -e '^# 3\.' README.md | grep -v -e '^#' -e '^--$')
+ci_test=$(grep '^cmake ' .ci/run | sed 's/ || exit 1$//')
+check "the README's test commands (2 and 3) are the ones .ci/run runs" test "$readme_test" = "$ci_test"
+check "the README's test commands are two lines" test "$(printf '%s\n' "$readme_test" | wc -l)" -eq 2
 # The words after "apt-get install" up to the end of the command, options left out.
 packages() { tr '\\\n' '  ' | sed 's/.*apt-get install//; s/&&.*//; s/>.*//' | tr ' ' '\n' | grep -E '^[a-z0-9]' | sort -u; }
 readme_packages=$(grep -A1 '^# 1\.' README.md | tail -n 1 | packages)

@@ -401,62 +401,86 @@ std::vector<std::string> Segments(const std::string& path) {
   return out;
 }
 
-struct CompiledRule {
-  FlatSchemaRule rule;
-  std::vector<std::string> segments;
+// The flattened rules of a scope as a tree of path segments, so that one walk of a document reaches
+// every rule's values: a prefix shared by many rules (spec.template.spec...) is walked once.
+struct RuleTrie {
+  struct Node {
+    std::string segment;                 // a field name, or "[*]" for every item or map value
+    std::vector<std::size_t> children;   // indexes into nodes, in the order rules first named them
+    std::vector<std::size_t> rules;      // indexes into rules of the rules whose path ends here
+  };
+  std::vector<FlatSchemaRule> rules;
+  std::vector<Node> nodes;  // nodes[0] is the document
 };
 
-const std::vector<CompiledRule>& Compiled(SchemaScope scope) {
-  static const std::array<std::vector<CompiledRule>, 2> kCompiled = [] {
-    std::array<std::vector<CompiledRule>, 2> all;
+const RuleTrie& Trie(SchemaScope scope) {
+  static const std::array<RuleTrie, 2> kTries = [] {
+    std::array<RuleTrie, 2> all;
     for (std::size_t s = 0; s < all.size(); ++s) {
-      for (FlatSchemaRule& r : FlattenSchema(static_cast<SchemaScope>(s))) {
-        std::vector<std::string> segments = Segments(r.path);
-        all[s].push_back(CompiledRule{std::move(r), std::move(segments)});
+      RuleTrie& trie = all[s];
+      trie.rules = FlattenSchema(static_cast<SchemaScope>(s));
+      trie.nodes.emplace_back();
+      for (std::size_t r = 0; r < trie.rules.size(); ++r) {
+        std::size_t at = 0;
+        for (std::string& segment : Segments(trie.rules[r].path)) {
+          std::size_t next = 0;
+          for (std::size_t child : trie.nodes[at].children) {
+            if (trie.nodes[child].segment == segment) next = child;
+          }
+          if (next == 0) {
+            next = trie.nodes.size();
+            trie.nodes[at].children.push_back(next);
+            trie.nodes.push_back(RuleTrie::Node{std::move(segment), {}, {}});
+          }
+          at = next;
+        }
+        trie.nodes[at].rules.push_back(r);
       }
     }
     return all;
   }();
-  return kCompiled[static_cast<std::size_t>(scope)];
+  return kTries[static_cast<std::size_t>(scope)];
 }
 
-// A value reached by a rule's path: its API path as the API server spells it (list items "[i]",
-// map values ".key"), and the position to report (the field's key, or the item).
-struct Target {
-  const Tree* value;
-  std::string path;
-  Origin where;
+// One step from a parent to a value: a map key (a field, or a key under additionalProperties) or a
+// list index.
+struct Step {
+  std::string_view key;
+  std::size_t index = 0;
+  bool is_index = false;
 };
 
-void Reach(const Tree& node, const std::vector<std::string>& segments, std::size_t at, const std::string& path,
-           const Origin& where, std::vector<Target>& out) {
-  if (at == segments.size()) {
-    out.push_back(Target{&node, path, where});
-    return;
-  }
-  const std::string& segment = segments[at];
-  if (segment == "[*]") {
-    if (node.IsList()) {
-      for (std::size_t i = 0; i < node.items().size(); ++i) {
-        const Tree& item = node.items()[i];
-        if (!item.IsNull()) Reach(item, segments, at + 1, fmt::format("{}[{}]", path, i), item.origin(), out);
-      }
-    } else if (node.IsMap()) {
-      for (std::size_t i = 0; i < node.size(); ++i) {
-        const Tree& value = node.items()[i];
-        if (!value.IsNull()) Reach(value, segments, at + 1, JoinPath(path, node.KeyAt(i)), node.KeyOriginAt(i), out);
-      }
+// The API path of a value, as the API server spells it (list items "[i]", map values ".key"),
+// built only when a rule reports the value.
+std::string PathOf(const std::vector<Step>& steps) {
+  std::string path;
+  for (const Step& step : steps) {
+    if (step.is_index) {
+      path += fmt::format("[{}]", step.index);
+    } else {
+      path = JoinPath(path, step.key);
     }
-    return;
   }
-  if (!node.IsMap()) return;
-  for (std::size_t i = 0; i < node.size(); ++i) {
-    if (node.KeyAt(i) != segment) continue;
-    // The API server prunes nulls of non-nullable fields: a null is an absent field.
-    if (!node.items()[i].IsNull())
-      Reach(node.items()[i], segments, at + 1, JoinPath(path, segment), node.KeyOriginAt(i), out);
-    return;
-  }
+  return path;
+}
+
+// A value reached by a rule's path, with the position to report (the field's key, or the item).
+struct Target {
+  const Tree* value;
+  const std::vector<Step>* steps;
+  Origin where;
+  std::string Path() const { return PathOf(*steps); }
+};
+
+// The values `path` reaches from `node` (for a CEL rule's reported field). Nulls are absent fields.
+std::vector<Target> Reach(const Tree& node, const std::vector<std::string>& segments, std::size_t at,
+                          const Origin& where) {
+  if (at == segments.size()) return {Target{&node, nullptr, where}};
+  if (!node.IsMap()) return {};
+  const Tree* value = node.Find(segments[at]);
+  if (value == nullptr || value->IsNull()) return {};
+  const std::size_t i = static_cast<std::size_t>(value - node.items().data());
+  return Reach(*value, segments, at + 1, node.KeyOriginAt(i));
 }
 
 std::int64_t Number(std::string_view text) {
@@ -546,9 +570,57 @@ bool Has(const Tree& object, std::string_view key) {
   return v != nullptr && !v->IsNull();
 }
 
-bool Matches(const std::string& text, const char* pattern) {
-  // RE2's matches() finds the pattern anywhere; these patterns are anchored.
-  return std::regex_search(text, std::regex(pattern));
+// ^[a-z]([-a-z0-9]*[a-z0-9])?$
+bool IsLowerDnsLabelShape(std::string_view s) {
+  auto lower_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  if (s.empty() || !(s.front() >= 'a' && s.front() <= 'z') || !lower_alnum(s.back())) return false;
+  return std::all_of(s.begin(), s.end(), [&](char c) { return c == '-' || lower_alnum(c); });
+}
+
+// ^[A-Za-z][A-Za-z0-9+.-]*://.+$ (RE2's "." takes any character but a newline)
+bool IsUrlShape(std::string_view s) {
+  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  if (s.empty() || !alpha(s.front())) return false;
+  std::size_t i = 1;
+  while (i < s.size() && (alpha(s[i]) || (s[i] >= '0' && s[i] <= '9') || s[i] == '+' || s[i] == '.' || s[i] == '-')) ++i;
+  if (s.substr(i, 3) != "://") return false;
+  std::string_view rest = s.substr(i + 3);
+  return !rest.empty() && rest.find('\n') == std::string_view::npos;
+}
+
+// kQuantityPattern: ^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$
+bool MatchesQuantityPattern(std::string_view s) {
+  std::size_t i = 0;
+  auto digits = [&] {
+    const std::size_t begin = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i > begin;
+  };
+  // A decimal: digits with an optional "." and digits, or "." and at least one digit.
+  auto decimal = [&] {
+    if (digits()) {
+      if (i < s.size() && s[i] == '.') {
+        ++i;
+        digits();
+      }
+      return true;
+    }
+    if (i < s.size() && s[i] == '.') {
+      ++i;
+      return digits();
+    }
+    return false;
+  };
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  if (!decimal()) return false;
+  if (i == s.size()) return true;
+  const std::string_view suffix = s.substr(i);
+  if (suffix.size() == 2 && suffix[1] == 'i' && std::string_view("KMGTPE").find(suffix[0]) != std::string_view::npos) return true;
+  if (suffix.size() == 1 && std::string_view("numkMGTPE").find(suffix[0]) != std::string_view::npos) return true;
+  if (suffix[0] != 'e' && suffix[0] != 'E') return false;
+  ++i;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  return decimal() && i == s.size();
 }
 
 // Each rule of the CRDs, evaluated on `self`. A value of another type than the rule expects is
@@ -565,7 +637,7 @@ const CelRule kCelRules[] = {
      [](const Tree& self) {
        const Tree* meta = self.Find("metadata");
        const std::string* name = meta && meta->IsMap() ? meta->FindString("name") : nullptr;
-       return name == nullptr || Matches(*name, "^[a-z]([-a-z0-9]*[a-z0-9])?$");
+       return name == nullptr || IsLowerDnsLabelShape(*name);
      },
      "metadata.name"},
     {"size(self.metadata.name) <= 63",
@@ -577,7 +649,7 @@ const CelRule kCelRules[] = {
      "metadata.name"},
     {"self == '' || self.matches('^[A-Za-z][A-Za-z0-9+.-]*://.+$')",
      [](const Tree& self) {
-       return !self.IsString() || self.text().empty() || Matches(self.text(), "^[A-Za-z][A-Za-z0-9+.-]*://.+$");
+       return !self.IsString() || self.text().empty() || IsUrlShape(self.text());
      }},
     {"self in ['trainer.kubeflow.org/trainjob-controller', 'kueue.x-k8s.io/multikueue']",
      [](const Tree& self) {
@@ -631,70 +703,122 @@ const CelRule* FindCelRule(std::string_view rule) {
 
 class Checker {
  public:
-  Checker(const std::string& subject, std::vector<Diagnostic>& out) : subject_(subject), out_(out) {}
+  Checker(const RuleTrie& trie, const std::string& subject, std::vector<Diagnostic>& out)
+      : trie_(trie), subject_(subject), out_(out) {}
 
-  void Run(const Tree& document, const CompiledRule& compiled) {
-    std::vector<Target> targets;
-    Reach(document, compiled.segments, 0, "", document.origin(), targets);
-    for (const Target& t : targets) One(compiled.rule, t);
+  void Run(const Tree& document) { Walk(document, 0, document.origin()); }
+
+  // The API server reports a document's errors in the order of the rules, then of the values a rule
+  // reaches; sorted by position, ties keep that order.
+  void SortByPosition() {
+    std::vector<std::size_t> order(out_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      const Origin& x = out_[a].where;
+      const Origin& y = out_[b].where;
+      return std::tie(x.line, x.column, rule_of_[a]) < std::tie(y.line, y.column, rule_of_[b]);
+    });
+    std::vector<Diagnostic> sorted;
+    sorted.reserve(out_.size());
+    for (std::size_t i : order) sorted.push_back(std::move(out_[i]));
+    out_ = std::move(sorted);
   }
 
  private:
+  void Walk(const Tree& node, std::size_t at, const Origin& where) {
+    const RuleTrie::Node& here = trie_.nodes[at];
+    for (std::size_t r : here.rules) {
+      rule_ = r;
+      One(trie_.rules[r], Target{&node, &steps_, where});
+    }
+    for (std::size_t child : here.children) {
+      const std::string& segment = trie_.nodes[child].segment;
+      if (segment == "[*]") {
+        if (node.IsList()) {
+          for (std::size_t i = 0; i < node.items().size(); ++i) {
+            const Tree& item = node.items()[i];
+            if (item.IsNull()) continue;
+            steps_.push_back(Step{{}, i, true});
+            Walk(item, child, item.origin());
+            steps_.pop_back();
+          }
+        } else if (node.IsMap()) {
+          for (std::size_t i = 0; i < node.size(); ++i) {
+            const Tree& value = node.items()[i];
+            if (value.IsNull()) continue;
+            steps_.push_back(Step{node.KeyAt(i), 0, false});
+            Walk(value, child, node.KeyOriginAt(i));
+            steps_.pop_back();
+          }
+        }
+        continue;
+      }
+      if (!node.IsMap()) continue;
+      // The API server prunes nulls of non-nullable fields: a null is an absent field.
+      const Tree* value = node.Find(segment);
+      if (value == nullptr || value->IsNull()) continue;
+      const std::size_t i = static_cast<std::size_t>(value - node.items().data());
+      steps_.push_back(Step{segment, 0, false});
+      Walk(*value, child, node.KeyOriginAt(i));
+      steps_.pop_back();
+    }
+  }
+
   void Add(const Origin& where, std::string field, std::string message) {
     out_.push_back(Diagnostic{where, subject_, std::move(field), std::move(message)});
+    rule_of_.push_back(rule_);
   }
 
   void One(const FlatSchemaRule& rule, const Target& t) {
     const Tree& v = *t.value;
-    const std::string& p = t.path;
     switch (rule.check) {
       case Check::kRequired:
-        if (v.IsMap() && !Has(v, rule.arg)) Add(v.origin(), JoinPath(p, rule.arg), "Required value");
+        if (v.IsMap() && !Has(v, rule.arg)) Add(v.origin(), JoinPath(t.Path(), rule.arg), "Required value");
         return;
       case Check::kMinimum:
         if (v.IsInt() && v.AsInt() < Number(rule.arg)) {
-          Add(t.where, p,
-              fmt::format("Invalid value: {}: {} in body should be greater than or equal to {}", v.AsInt(), p,
+          Add(t.where, t.Path(),
+              fmt::format("Invalid value: {}: {} in body should be greater than or equal to {}", v.AsInt(), t.Path(),
                           rule.arg));
         }
         return;
       case Check::kMaximum:
         if (v.IsInt() && v.AsInt() > Number(rule.arg)) {
-          Add(t.where, p,
-              fmt::format("Invalid value: {}: {} in body should be less than or equal to {}", v.AsInt(), p, rule.arg));
+          Add(t.where, t.Path(),
+              fmt::format("Invalid value: {}: {} in body should be less than or equal to {}", v.AsInt(), t.Path(), rule.arg));
         }
         return;
       case Check::kMinLength:
         if (v.IsString() && RuneCount(v.text()) < static_cast<std::size_t>(Number(rule.arg))) {
-          Add(t.where, p,
-              fmt::format("Invalid value: {}: {} in body should be at least {} chars long", GoQuote(v.text()), p,
+          Add(t.where, t.Path(),
+              fmt::format("Invalid value: {}: {} in body should be at least {} chars long", GoQuote(v.text()), t.Path(),
                           rule.arg));
         }
         return;
       case Check::kMaxLength:
         if (v.IsString() && RuneCount(v.text()) > static_cast<std::size_t>(Number(rule.arg))) {
-          Add(t.where, p,
+          Add(t.where, t.Path(),
               fmt::format("Too long: may not be more than {} {}", rule.arg, rule.arg == "1" ? "byte" : "bytes"));
         }
         return;
       case Check::kMinItems:
         if (v.IsList() && v.items().size() < static_cast<std::size_t>(Number(rule.arg))) {
-          Add(t.where, p,
-              fmt::format("Invalid value: {}: {} in body should have at least {} items", v.items().size(), p,
+          Add(t.where, t.Path(),
+              fmt::format("Invalid value: {}: {} in body should have at least {} items", v.items().size(), t.Path(),
                           rule.arg));
         }
         return;
       case Check::kMaxItems:
         if (v.IsList() && v.items().size() > static_cast<std::size_t>(Number(rule.arg))) {
-          Add(t.where, p,
+          Add(t.where, t.Path(),
               fmt::format("Too many: {}: must have at most {} {}", v.items().size(), rule.arg,
                           rule.arg == "1" ? "item" : "items"));
         }
         return;
       case Check::kMinProperties:
         if (v.IsMap() && v.size() < static_cast<std::size_t>(Number(rule.arg))) {
-          Add(t.where, p,
-              fmt::format("Invalid value: {}: {} in body should have at least {} properties", v.size(), p, rule.arg));
+          Add(t.where, t.Path(),
+              fmt::format("Invalid value: {}: {} in body should have at least {} properties", v.size(), t.Path(), rule.arg));
         }
         return;
       case Check::kEnum: {
@@ -703,33 +827,32 @@ class Checker {
         if (std::find(values.begin(), values.end(), v.text()) != values.end()) return;
         std::string supported;
         for (std::string_view value : values) supported += (supported.empty() ? "" : ", ") + GoQuote(value);
-        Add(t.where, p, fmt::format("Unsupported value: {}: supported values: {}", GoQuote(v.text()), supported));
+        Add(t.where, t.Path(), fmt::format("Unsupported value: {}: supported values: {}", GoQuote(v.text()), supported));
         return;
       }
       case Check::kPattern:
-        if (v.IsString() && !std::regex_search(v.text(), Pattern(rule.arg))) {
-          Add(t.where, p,
-              fmt::format("Invalid value: {}: {} in body should match '{}'", GoQuote(v.text()), p, rule.arg));
+        if (v.IsString() && !MatchesPattern(v.text(), rule.arg)) {
+          Add(t.where, t.Path(),
+              fmt::format("Invalid value: {}: {} in body should match '{}'", GoQuote(v.text()), t.Path(), rule.arg));
         }
         return;
       case Check::kFormat:
         if (v.IsString() && rule.arg == "date-time" && !IsDateTime(v.text())) {
-          Add(t.where, p,
-              fmt::format("Invalid value: {}: {} in body must be of type {}: {}", GoQuote(v.text()), p, rule.arg,
+          Add(t.where, t.Path(),
+              fmt::format("Invalid value: {}: {} in body must be of type {}: {}", GoQuote(v.text()), t.Path(), rule.arg,
                           GoQuote(v.text())));
         }
         return;
-      case Check::kListMap: ListMap(v, p, Split(rule.arg, ',')); return;
-      case Check::kListSet: ListSet(v, p); return;
+      case Check::kListMap: ListMap(v, t, Split(rule.arg, ',')); return;
+      case Check::kListSet: ListSet(v, t); return;
       case Check::kRule: {
         const CelRule* cel = FindCelRule(rule.arg);
         if (cel == nullptr) throw std::logic_error(fmt::format("schema table: no evaluator for rule {}", rule.arg));
         if (cel->holds(v)) return;
-        std::string field = cel->field.empty() ? p : std::string(cel->field);
+        std::string field = cel->field.empty() ? t.Path() : std::string(cel->field);
         Origin where = t.where;
         if (!cel->field.empty()) {
-          std::vector<Target> at;
-          Reach(v, Segments(field), 0, "", v.origin(), at);
+          std::vector<Target> at = Reach(v, Segments(field), 0, v.origin());
           if (!at.empty()) where = at.front().where;
         }
         // Objects and lists are left out of the message, scalars shown as the API server prints them.
@@ -742,7 +865,7 @@ class Checker {
   }
 
   // x-kubernetes-list-type: map. The second item with the keys of an earlier one is a duplicate.
-  void ListMap(const Tree& v, const std::string& p, const std::vector<std::string_view>& keys) {
+  void ListMap(const Tree& v, const Target& t, const std::vector<std::string_view>& keys) {
     if (!v.IsList()) return;
     std::map<std::string, int> seen;
     for (std::size_t i = 0; i < v.items().size(); ++i) {
@@ -756,19 +879,24 @@ class Checker {
         json += fmt::format("{}\"{}\":{}", json.empty() ? "" : ",", key, JsonScalar(*k));
       }
       json = "{" + json + "}";
-      if (++seen[json] == 2) Add(item.origin(), fmt::format("{}[{}]", p, i), "Duplicate value: " + json);
+      if (++seen[json] == 2) Add(item.origin(), fmt::format("{}[{}]", t.Path(), i), "Duplicate value: " + json);
     }
   }
 
-  void ListSet(const Tree& v, const std::string& p) {
+  void ListSet(const Tree& v, const Target& t) {
     if (!v.IsList()) return;
     std::map<std::string, int> seen;
     for (std::size_t i = 0; i < v.items().size(); ++i) {
       const Tree& item = v.items()[i];
       if (!item.IsScalar()) continue;
       std::string key = JsonScalar(item);
-      if (++seen[key] == 2) Add(item.origin(), fmt::format("{}[{}]", p, i), "Duplicate value: " + BadValue(item));
+      if (++seen[key] == 2) Add(item.origin(), fmt::format("{}[{}]", t.Path(), i), "Duplicate value: " + BadValue(item));
     }
+  }
+
+  static bool MatchesPattern(const std::string& text, std::string_view pattern) {
+    if (pattern == kQuantityPattern) return MatchesQuantityPattern(text);
+    return std::regex_search(text, Pattern(pattern));
   }
 
   static const std::regex& Pattern(std::string_view pattern) {
@@ -779,8 +907,12 @@ class Checker {
     return it->second;
   }
 
+  const RuleTrie& trie_;
   const std::string& subject_;
   std::vector<Diagnostic>& out_;
+  std::vector<Step> steps_;            // from the document to the value being checked
+  std::size_t rule_ = 0;               // the rule being checked
+  std::vector<std::size_t> rule_of_;   // the rule of each diagnostic in out_
 };
 
 }  // namespace
@@ -798,11 +930,9 @@ std::vector<FlatSchemaRule> FlattenSchema(SchemaScope scope) {
 std::vector<Diagnostic> CheckSchema(const Tree& document, SchemaScope scope, const std::string& subject) {
   std::vector<Diagnostic> out;
   if (!document.IsMap()) return out;
-  Checker checker(subject, out);
-  for (const CompiledRule& rule : Compiled(scope)) checker.Run(document, rule);
-  std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return std::make_pair(a.where.line, a.where.column) < std::make_pair(b.where.line, b.where.column);
-  });
+  Checker checker(Trie(scope), subject, out);
+  checker.Run(document);
+  checker.SortByPosition();
   return out;
 }
 

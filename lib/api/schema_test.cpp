@@ -1,8 +1,10 @@
 #include "api/schema.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -204,6 +206,50 @@ TEST_CASE("quantities must match the quantity pattern, map values named with a d
           R"(spec.trainer.resourcesPerNode.limits.nvidia.com/gpu: Invalid value: "lots": )"
           R"(spec.trainer.resourcesPerNode.limits.nvidia.com/gpu in body should match )"
           R"('^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$')"});
+}
+
+TEST_CASE("the quantity pattern is matched as the regular expression matches it") {
+  // The checker matches the pattern without a regex engine; compare it with one on edge cases.
+  const std::regex pattern(
+      R"(^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$)");
+  const std::vector<std::string> values = {
+      "1",   "+1",   "-1.",  ".5",   ".",    "+.",   "-",    "",     "1.5Ki", "1e3",  "1E",    "1e",
+      "1Ei", "1E3",  "1.e-3", "1e+", "1e.5", "1e5.", "e3",   "Ki",   "1m",    "1mi",  "1Mi",   "1KI",
+      "1ki", "1k",   "1K",   "1Ki ", " 1",  "1\n",  "1.2.3", "12e+3Ki", "0x10", "1_000", "∞", "1e-.5", "--1", "1Pi"};
+  std::string yaml = "spec: {runtimeRef: {name: a}, trainer: {resourcesPerNode: {limits: {";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::string quoted;
+    for (char c : values[i]) quoted += c == '\n' ? std::string("\\n") : std::string(1, c);
+    yaml += fmt::format("{}r{}: \"{}\"", i == 0 ? "" : ", ", i, quoted);
+  }
+  yaml += "}}}}";
+  std::set<std::string> reported;
+  for (const Diagnostic& d : CheckSchema(Yaml(yaml), SchemaScope::kTrainJob, "TrainJob default/job")) {
+    reported.insert(d.field.substr(d.field.rfind('.') + 1));
+  }
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    CAPTURE(values[i]);
+    CHECK(reported.count(fmt::format("r{}", i)) == (std::regex_search(values[i], pattern) ? 0u : 1u));
+  }
+  CHECK(reported.size() > 10);
+}
+
+TEST_CASE("the name and URI rules match as their regular expressions") {
+  auto name = [](const std::string& n) { return Problems("metadata: {name: \"" + n + "\"}\nspec: {runtimeRef: {name: a}}"); };
+  const Lines bad_name{"metadata.name: Invalid value: metadata.name must match RFC 1035 DNS label format"};
+  for (const char* good : {"a", "a1", "a-b", "abc-1-x"}) CHECK(name(good).empty());
+  for (const char* bad : {"1a", "a-", "-a", "A", "a_b", "a.b", "a b"}) {
+    CAPTURE(bad);
+    CHECK(name(bad) == bad_name);
+  }
+  auto uri = [](const std::string& u) {
+    return Problems("spec: {runtimeRef: {name: a}, initializer: {dataset: {storageUri: \"" + u + "\"}}}");
+  };
+  for (const char* good : {"", "s3://b", "hf://x/y", "h+f.x-y://a", "A9://z"}) CHECK(uri(good).empty());
+  for (const char* bad : {"hf://", "3s://b", "hf:/x", "://x", "hf//x", "h f://x", "hf://a\\nb"}) {
+    CAPTURE(bad);
+    CHECK(uri(bad).size() == 1);
+  }
 }
 
 TEST_CASE("a runtime patch time must be a date-time") {

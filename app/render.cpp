@@ -1,7 +1,9 @@
 // `trainer render`: options and output.
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -35,31 +37,110 @@ struct RenderFlags {
   std::string validate = "strict";
 };
 
-// Writes every file under `dir`, each first to a temporary name and then renamed into place.
-void WriteFiles(const std::string& dir, const std::vector<RenderedFile>& files) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw Error(fmt::format("--output-dir {}: {}", dir, ec.message()));
-  std::vector<std::pair<fs::path, fs::path>> staged;
-  for (const RenderedFile& f : files) {
-    fs::path final_path = fs::path(dir) / f.name;
+// Standard output, spooled to a temporary file while TrainJobs render (memory stays flat however
+// many there are) and copied out only when all of them rendered.
+class SpoolSink : public RenderSink {
+ public:
+  SpoolSink() : file_(std::tmpfile()) {
+    if (file_ == nullptr) throw Error(fmt::format("cannot create a temporary file for the output: {}", std::strerror(errno)));
+  }
+  SpoolSink(const SpoolSink&) = delete;
+  SpoolSink& operator=(const SpoolSink&) = delete;
+  ~SpoolSink() override { std::fclose(file_); }  // a tmpfile is deleted when closed
+
+  void Output(std::string_view text) override {
+    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
+      throw Error(fmt::format("cannot write the output's temporary file: {}", std::strerror(errno)));
+    }
+  }
+
+  void CopyTo(std::FILE* out) {
+    if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) {
+      throw Error(fmt::format("cannot read back the output's temporary file: {}", std::strerror(errno)));
+    }
+    std::vector<char> buffer(1 << 16);
+    std::size_t n;
+    while ((n = std::fread(buffer.data(), 1, buffer.size(), file_)) > 0) {
+      if (std::fwrite(buffer.data(), 1, n, out) != n) break;
+    }
+    if (std::ferror(file_)) throw Error("cannot read back the output's temporary file");
+    if (std::fflush(out) != 0 || std::ferror(out)) throw Error("cannot write to standard output");
+  }
+
+ private:
+  std::FILE* file_;
+};
+
+// --output-dir: each object's file is written under a temporary name as it renders, and all are
+// renamed into place once every TrainJob rendered. Dropped unfinished, it removes what it wrote
+// (and the directory, when it made it).
+class DirSink : public RenderSink {
+ public:
+  explicit DirSink(std::string dir) : dir_(std::move(dir)) {}
+  DirSink(const DirSink&) = delete;
+  DirSink& operator=(const DirSink&) = delete;
+  ~DirSink() override {
+    if (!done_) Discard();
+  }
+
+  bool WantsOutput() const override { return false; }
+  bool WantsFiles() const override { return true; }
+  void Output(std::string_view) override {}
+
+  void File(const std::string& name, std::string_view yaml) override {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!started_) {
+      started_ = true;
+      made_dir_ = !fs::exists(dir_, ec);
+      fs::create_directories(dir_, ec);
+      if (ec) throw Error(fmt::format("--output-dir {}: {}", dir_, ec.message()));
+    }
+    fs::path final_path = fs::path(dir_) / name;
     fs::path temp = final_path;
     temp += ".tmp";
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << f.content;
+    out.write(yaml.data(), static_cast<std::streamsize>(yaml.size()));
     out.close();
-    if (!out) {
-      for (auto& [t, _] : staged) fs::remove(t, ec);
-      fs::remove(temp, ec);
-      throw Error(fmt::format("--output-dir {}: cannot write {}", dir, temp.string()));
+    staged_.emplace_back(temp, final_path);
+    if (!out) throw Error(fmt::format("--output-dir {}: cannot write {}", dir_, temp.string()));
+  }
+
+  void Commit() {
+    std::error_code ec;
+    for (auto& [temp, final_path] : staged_) {
+      std::filesystem::rename(temp, final_path, ec);
+      if (ec) throw Error(fmt::format("--output-dir {}: cannot write {}: {}", dir_, final_path.string(), ec.message()));
     }
-    staged.emplace_back(temp, final_path);
+    done_ = true;
   }
-  for (auto& [temp, final_path] : staged) {
-    fs::rename(temp, final_path, ec);
-    if (ec) throw Error(fmt::format("--output-dir {}: cannot write {}: {}", dir, final_path.string(), ec.message()));
+
+ private:
+  void Discard() {
+    std::error_code ec;
+    for (auto& [temp, _] : staged_) std::filesystem::remove(temp, ec);
+    if (made_dir_) std::filesystem::remove(dir_, ec);  // only when empty
   }
+
+  std::string dir_;
+  bool started_ = false;
+  bool made_dir_ = false;
+  bool done_ = false;
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged_;
+};
+
+// --quiet: nothing is formatted at all.
+class NullSink : public RenderSink {
+ public:
+  bool WantsOutput() const override { return false; }
+  void Output(std::string_view) override {}
+};
+
+void PrintSummary(const RenderSummary& summary, bool quiet) {
+  if (!quiet) {
+    for (const auto& notice : summary.notices) std::cerr << "trainer: " << notice << '\n';
+  }
+  for (const Diagnostic& warning : summary.warnings) std::cerr << FormatWarning(warning) << '\n';
 }
 
 int RunRender(const RenderFlags& flags) {
@@ -81,18 +162,22 @@ int RunRender(const RenderFlags& flags) {
     request.load.paths = KeepTrainerFiles(flags.paths, *fs);
     request.load.runtime_paths = KeepTrainerFiles(flags.runtimes, *fs);
   }
-  RenderResult result = Render(request, *fs);
-  if (!flags.quiet) {
-    for (const auto& notice : result.notices) std::cerr << "trainer: " << notice << '\n';
-  }
-  for (const Diagnostic& warning : result.warnings) std::cerr << FormatWarning(warning) << '\n';
   if (!flags.output_dir.empty()) {
-    WriteFiles(flags.output_dir, result.files);
+    DirSink sink(flags.output_dir);
+    RenderSummary summary = RenderTo(request, *fs, sink);
+    sink.Commit();
+    PrintSummary(summary, flags.quiet);
     return 0;
   }
-  if (flags.quiet) return 0;
-  std::fwrite(result.output.data(), 1, result.output.size(), stdout);
-  if (std::fflush(stdout) != 0) throw Error("cannot write to standard output");
+  if (flags.quiet) {
+    NullSink sink;
+    PrintSummary(RenderTo(request, *fs, sink), flags.quiet);
+    return 0;
+  }
+  SpoolSink sink;
+  RenderSummary summary = RenderTo(request, *fs, sink);
+  PrintSummary(summary, flags.quiet);
+  sink.CopyTo(stdout);
   return 0;
 }
 

@@ -49,6 +49,16 @@ check "--output-dir writes one file per object" test -f "$tmp/dir/jobset.x-k8s.i
 check "--output-dir prints nothing on stdout" test -z "$out"
 run render examples/quickstart.yaml testdata/13-unknown-field/input.yaml --output-dir "$tmp/dir2"
 check "a failed run writes no files" test ! -e "$tmp/dir2"
+# Objects are staged as their TrainJob renders; a TrainJob failing after one that rendered must
+# still leave nothing behind, in a new directory or in one that exists.
+run render examples/quickstart.yaml testdata/12-runtime-not-found/input.yaml --output-dir "$tmp/dir3"
+check "a TrainJob failing after one that rendered exits 2" test "$rc" -eq 2
+check "... and leaves no new directory" test ! -e "$tmp/dir3"
+mkdir "$tmp/dir4" && echo keep >"$tmp/dir4/mine.txt"
+run render examples/quickstart.yaml testdata/12-runtime-not-found/input.yaml --output-dir "$tmp/dir4"
+check "... and in an existing directory touches nothing" test "$(ls -A "$tmp/dir4")" = mine.txt
+run render testdata/12-runtime-not-found/input.yaml examples/quickstart.yaml
+check "a failed run prints nothing on stdout, whichever TrainJob fails" test "$rc" -eq 2 -a -z "$out"
 
 run render examples/quickstart.yaml -o json
 check "-o json prints a v1 List" grep -q '"kind": "List"' "$tmp/out"

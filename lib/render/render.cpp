@@ -101,10 +101,9 @@ Explain OriginExplainer(const Inputs& inputs) {
   };
 }
 
-std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
-                                    std::vector<Diagnostic>* warnings) {
+void ForEachRenderedJob(const Inputs& inputs, const RenderOptions& options, std::vector<Diagnostic>* warnings,
+                        const std::function<void(RenderedJob&)>& rendered) {
   Framework framework(options);
-  std::vector<RenderedJob> rendered;
   std::vector<Diagnostic> errors;
   for (const TrainJob& job : inputs.jobs) {
     if (inputs.RefersToRefusedRuntime(job)) continue;  // the runtime's problems are reported
@@ -118,65 +117,95 @@ std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& o
         errors.insert(errors.end(), admission.errors().begin(), admission.errors().end());
         continue;
       }
-      rendered.push_back({&job, &runtime, RenderTrainJob(job, runtime, framework)});
+      RenderedJob one{&job, &runtime, RenderTrainJob(job, runtime, framework)};
+      rendered(one);
     } catch (const Error& e) {
       errors.insert(errors.end(), e.diagnostics().begin(), e.diagnostics().end());
     }
   }
   if (!errors.empty()) throw Error(std::move(errors));
-  return rendered;
 }
 
-RenderResult Render(const RenderRequest& request, FileSystem& fs) {
+std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
+                                    std::vector<Diagnostic>* warnings) {
+  std::vector<RenderedJob> all;
+  ForEachRenderedJob(inputs, options, warnings, [&](RenderedJob& one) { all.push_back(std::move(one)); });
+  return all;
+}
+
+namespace {
+
+// `kubectl get -o json`'s v1 List, written an item at a time: the keys in byte order put "items"
+// between "apiVersion" and "kind".
+constexpr std::string_view kJsonListHead = "{\n    \"apiVersion\": \"v1\",\n    \"items\": [";
+constexpr std::string_view kJsonListTail =
+    ",\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n";
+
+}  // namespace
+
+RenderSummary RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& sink) {
   // Every problem of every object: those of loading, then those of the TrainJobs that loaded.
   Inputs inputs = LoadAll(request.load, fs);
   std::vector<Diagnostic> warnings = inputs.warnings;
-  std::vector<RenderedJob> rendered;
+  const Explain explain = request.explain ? OriginExplainer(inputs) : Explain();
+  const bool json = request.format == RenderRequest::Format::kJson;
+  const bool output = sink.WantsOutput();
+  const bool files = sink.WantsFiles();
+  std::vector<bool> used(request.show_only.size(), false);
+  std::size_t items = 0;
+  std::string text;  // one object's text, reused
+  if (output && json) sink.Output(kJsonListHead);
   try {
-    rendered = RenderJobs(inputs, request.render, &warnings);
+    ForEachRenderedJob(inputs, request.render, &warnings, [&](RenderedJob& r) {
+      if (!inputs.errors.empty()) return;  // nothing will be printed
+      for (const Tree& object : r.objects) {
+        if (!Selected(object, request.show_only, used)) continue;
+        if (files || (output && !json)) {
+          text = "---\n" + SourceComment(*r.job, *r.runtime);
+          WriteYaml(object, text, request.explain ? &explain : nullptr);
+          if (output && !json) sink.Output(text);
+          if (files) sink.File(FileName(object), text);
+        }
+        if (output && json) {
+          text.assign(items == 0 ? "\n        " : ",\n        ");
+          WriteJson(object, text, 8);
+          sink.Output(text);
+        }
+        ++items;
+      }
+    });
   } catch (const Error& e) {
     inputs.errors.insert(inputs.errors.end(), e.diagnostics().begin(), e.diagnostics().end());
   }
   if (!inputs.errors.empty()) throw Error(std::move(inputs.errors));
   std::vector<Diagnostic> errors;
-  Explain explain = request.explain ? OriginExplainer(inputs) : Explain();
+  for (std::size_t i = 0; i < used.size(); ++i) {
+    if (!used[i]) errors.push_back(Diagnostic{{}, "", "", fmt::format("--show-only {}: no rendered object matches", request.show_only[i])});
+  }
+  if (!errors.empty()) throw Error(std::move(errors));
+  if (output && json) {
+    sink.Output(items == 0 ? "]" : "\n    ]");
+    sink.Output(kJsonListTail);
+  }
 
-  RenderResult result;
-  result.notices = std::move(inputs.notices);
+  RenderSummary summary;
+  summary.notices = std::move(inputs.notices);
   // Positions point into `inputs`, which goes away on return.
   for (Diagnostic& w : warnings) {
     if (w.location.empty()) w.location = w.where.Position();
     w.where = {};
   }
-  result.warnings = std::move(warnings);
-  std::vector<bool> used(request.show_only.size(), false);
-  Tree list = Tree::Map();
-  list.Set("apiVersion", Tree::String("v1"));
-  list.Set("kind", Tree::String("List"));
-  list.Child("metadata").Set("resourceVersion", Tree::String(""));
-  Tree& items = list.Set("items", Tree::List());
-  for (RenderedJob& r : rendered) {
-    for (Tree& object : r.objects) {
-      if (!Selected(object, request.show_only, used)) continue;
-      std::string yaml = "---\n" + SourceComment(*r.job, *r.runtime);
-      WriteYaml(object, yaml, request.explain ? &explain : nullptr);
-      result.files.push_back({FileName(object), yaml});
-      if (request.format == RenderRequest::Format::kYaml) {
-        result.output += yaml;
-      } else {
-        items.Append(std::move(object));
-      }
-    }
-  }
-  for (std::size_t i = 0; i < used.size(); ++i) {
-    if (!used[i]) errors.push_back(Diagnostic{{}, "", "", fmt::format("--show-only {}: no rendered object matches", request.show_only[i])});
-  }
-  if (!errors.empty()) throw Error(std::move(errors));
-  if (request.format == RenderRequest::Format::kJson) {
-    WriteJson(list, result.output);
-    result.output.push_back('\n');
-  }
-  return result;
+  summary.warnings = std::move(warnings);
+  return summary;
+}
+
+RenderResult Render(const RenderRequest& request, FileSystem& fs) {
+  struct StringSink : RenderSink {
+    std::string text;
+    void Output(std::string_view piece) override { text += piece; }
+  } sink;
+  RenderSummary summary = RenderTo(request, fs, sink);
+  return RenderResult{std::move(sink.text), std::move(summary.notices), std::move(summary.warnings)};
 }
 
 }  // namespace trainer

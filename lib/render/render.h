@@ -1,8 +1,10 @@
 // `trainer render`: every object the controller would create for the input TrainJobs.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,15 +23,33 @@ struct RenderRequest {
   bool explain = false;                // YAML: a comment on each value saying where it came from
 };
 
-struct RenderedFile {
-  std::string name;  // <group>_<version>_<kind>_<namespace>_<name>.yaml
-  std::string content;
+// Takes the rendered output piece by piece, in order, while TrainJobs render one at a time. Nothing
+// it takes is final until RenderTo returns: when RenderTo throws, the caller drops what it took
+// (all or nothing).
+class RenderSink {
+ public:
+  virtual ~RenderSink() = default;
+  // Whether the standard output text (YAML stream or JSON List) is wanted.
+  virtual bool WantsOutput() const { return true; }
+  // Whether one YAML file per object is wanted (--output-dir).
+  virtual bool WantsFiles() const { return false; }
+  // The next piece of standard output.
+  virtual void Output(std::string_view text) = 0;
+  // One object's file: <group>_<version>_<kind>_<namespace>_<name>.yaml and its YAML document.
+  virtual void File(const std::string& name, std::string_view yaml) {
+    (void)name;
+    (void)yaml;
+  }
+};
+
+struct RenderSummary {
+  std::vector<std::string> notices;  // for stderr
+  std::vector<Diagnostic> warnings;  // for stderr, with FormatWarning
 };
 
 struct RenderResult {
-  std::string output;               // the whole stdout text
-  std::vector<RenderedFile> files;  // one per object, for --output-dir
-  std::vector<std::string> notices; // for stderr
+  std::string output;                // the whole stdout text
+  std::vector<std::string> notices;  // for stderr
   std::vector<Diagnostic> warnings;  // for stderr, with FormatWarning
 };
 
@@ -42,7 +62,13 @@ struct RenderedJob {
 
 // Renders every TrainJob of `inputs` (which must outlive the result: origins point into it), each
 // first judged by the TrainJob webhook as options.validate says; its warnings go to `warnings`
-// when given. All or nothing: throws Error holding every problem of every TrainJob.
+// when given. Each TrainJob that renders goes to `rendered` at once, and its objects need not be
+// kept. All or nothing: throws Error holding every problem of every TrainJob, after the others
+// went to `rendered`.
+void ForEachRenderedJob(const Inputs& inputs, const RenderOptions& options, std::vector<Diagnostic>* warnings,
+                        const std::function<void(RenderedJob&)>& rendered);
+
+// ForEachRenderedJob, keeping every TrainJob's objects.
 std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
                                     std::vector<Diagnostic>* warnings = nullptr);
 
@@ -53,8 +79,12 @@ std::string SourceComment(const TrainJob& job, const Runtime& runtime);
 // "ClusterTrainingRuntime rt.yaml:30", "CRD default", "set by JobSet".
 Explain OriginExplainer(const Inputs& inputs);
 
-// Loads, renders every TrainJob, and formats the result. All or nothing: throws Error holding
-// every problem of every TrainJob.
+// Loads, renders the TrainJobs one at a time, and hands the formatted objects to `sink` as they
+// render, so that memory does not grow with the number of TrainJobs. All or nothing: throws Error
+// holding every problem of every TrainJob (and of --show-only), and then `sink` must be dropped.
+RenderSummary RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& sink);
+
+// RenderTo, with the standard output text kept in memory.
 RenderResult Render(const RenderRequest& request, FileSystem& fs);
 
 }  // namespace trainer

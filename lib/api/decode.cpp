@@ -20,8 +20,9 @@ std::string Path(const std::string& parent, std::string_view field) {
 }  // namespace
 
 Origin FieldPositions::Find(std::string path) const {
+  if (!origins_) return {};
   while (true) {
-    if (auto it = origins_.find(path); it != origins_.end()) return it->second;
+    if (auto it = origins_->find(path); it != origins_->end()) return it->second;
     auto cut = path.find_last_of(".[");
     if (cut == std::string::npos) return {};
     path.resize(cut);

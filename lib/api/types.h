@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -30,17 +31,29 @@ using StringMap = std::map<std::string, std::string>;
 class FieldPositions {
  public:
   // Keeps the first origin recorded for a path: the field's key, before its value.
-  void Record(const std::string& path, const Origin& origin) { origins_.emplace(path, origin); }
+  void Record(const std::string& path, const Origin& origin) { Own().emplace(path, origin); }
   // The origin of `path`, or of its nearest recorded ancestor.
   Origin Find(std::string path) const;
   // Calls visit(path, origin) for every recorded field, in no particular order.
   template <class Visit>
   void ForEach(Visit visit) const {
-    for (const auto& [path, origin] : origins_) visit(path, origin);
+    if (origins_) {
+      for (const auto& [path, origin] : *origins_) visit(path, origin);
+    }
   }
 
  private:
-  std::unordered_map<std::string, Origin> origins_;
+  using Map = std::unordered_map<std::string, Origin>;
+  // Shared between copies (the pipeline copies a TrainJob for its plugins) until one records more.
+  Map& Own() {
+    if (!origins_) {
+      origins_ = std::make_shared<Map>();
+    } else if (origins_.use_count() > 1) {
+      origins_ = std::make_shared<Map>(*origins_);
+    }
+    return *origins_;
+  }
+  std::shared_ptr<Map> origins_;
 };
 
 struct ObjectMeta {

@@ -111,13 +111,14 @@ void ForEachRenderedJob(const Inputs& inputs, const RenderOptions& options, std:
       const Runtime& runtime = inputs.Resolve(job);
       // The webhook judges the TrainJob before the controller ever sees it.
       Findings admission(options.validate);
-      ValidateTrainJob(job, runtime, framework, admission);
+      std::optional<Info> info;
+      ValidateTrainJob(job, runtime, framework, admission, &info);
       if (warnings) warnings->insert(warnings->end(), admission.warnings().begin(), admission.warnings().end());
       if (!admission.errors().empty()) {
         errors.insert(errors.end(), admission.errors().begin(), admission.errors().end());
         continue;
       }
-      RenderedJob one{&job, &runtime, RenderTrainJob(job, runtime, framework)};
+      RenderedJob one{&job, &runtime, RenderTrainJob(job, runtime, framework, std::move(info))};
       rendered(one);
     } catch (const Error& e) {
       errors.insert(errors.end(), e.diagnostics().begin(), e.diagnostics().end());

@@ -418,11 +418,12 @@ Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime) {
   return info;
 }
 
-std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework) {
+std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework,
+                                 std::optional<Info> built) {
   std::string subject = fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
   try {
     CheckPluginsAvailable(job, runtime, framework);
-    Info info = NewRuntimeInfo(job, runtime);
+    Info info = built ? std::move(*built) : NewRuntimeInfo(job, runtime);
     // Admission (the webhook, webhooks/trainjob.h) has judged the TrainJob before this point.
     // Plugins may change the TrainJob's trainer command and args, as upstream's do; they get a
     // working copy so that the caller's TrainJob renders the same every time.

@@ -1,6 +1,7 @@
 // The pipeline: what the controller does with one TrainJob and its runtime, in upstream order.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "api/types.h"
@@ -16,7 +17,9 @@ Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime);
 // Every object the controller creates for `job`, the JobSet first. Admission is not run here: the
 // TrainJob webhook (webhooks/trainjob.h) judges a TrainJob before the controller sees it, and
 // RenderJobs runs it first. Throws Error, with the TrainJob as subject and positions filled in
-// where the field is known.
-std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework);
+// where the field is known. `info`, when given, is NewRuntimeInfo(job, runtime) built already (by
+// the webhook), and is used up.
+std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework,
+                                 std::optional<Info> info = std::nullopt);
 
 }  // namespace trainer

@@ -110,7 +110,8 @@ void ValidateRuntimePatches(const TrainJob& job, const Tree& runtime_spec, Diagn
   }
 }
 
-void ValidateTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework, Findings& findings) {
+void ValidateTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework, Findings& findings,
+                      std::optional<Info>* built) {
   if (findings.mode() == ValidationMode::kIgnore) return;
   std::string subject = fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
   if (runtime.kind == kClusterTrainingRuntimeKind && IsSupportDeprecated(runtime)) {
@@ -135,6 +136,7 @@ void ValidateTrainJob(const TrainJob& job, const Runtime& runtime, Framework& fr
     if (!d.HasLocation()) d.where = job.origin;
     findings.Reject(std::move(d));
   }
+  if (built != nullptr) *built = std::move(info);
 }
 
 }  // namespace trainer

@@ -4,6 +4,8 @@
 // ClusterTrainingRuntime and run every plugin's Validate.
 #pragma once
 
+#include <optional>
+
 #include "api/types.h"
 #include "api/validation.h"
 #include "framework/framework.h"
@@ -12,8 +14,10 @@ namespace trainer {
 
 // Admission of `job`: the deprecation warning, the plugins' Validate on the runtime Info, and the
 // runtime patch rules. Rejections go to `findings` by its mode; with ValidationMode::kIgnore
-// nothing is checked. Diagnostics name the TrainJob and point into its file.
-void ValidateTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework, Findings& findings);
+// nothing is checked. Diagnostics name the TrainJob and point into its file. The runtime Info the
+// plugins judged goes to `info` when given (empty when it could not be built), for rendering.
+void ValidateTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework, Findings& findings,
+                      std::optional<Info>* info = nullptr);
 
 // The runtime patch half of the JobSet plugin's Validate (jobset.go): every manager is a
 // domain-prefixed path; the replicatedJobs, init containers and containers a patch names exist in

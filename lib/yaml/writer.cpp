@@ -1,6 +1,7 @@
 #include "yaml/writer.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <numeric>
@@ -217,7 +218,23 @@ ScalarStyles AnalyzeCodePoints(const CodePointSequence& cps, ScalarStyles styles
   return styles;
 }
 
-ScalarStyles AnalyzeScalar(std::string_view text) {
+// Printable ASCII but space, ':' and '#': a scalar of these bytes alone has no blank, break or
+// special character, so only its first byte can keep it from being plain (most names, images and
+// paths).
+constexpr std::array<bool, 256> kQuietBytes = [] {
+  std::array<bool, 256> quiet{};
+  for (int c = 0x21; c <= 0x7E; ++c) quiet[static_cast<std::size_t>(c)] = c != ':' && c != '#';
+  return quiet;
+}();
+
+bool AllQuiet(std::string_view text) {
+  for (char c : text) {
+    if (!kQuietBytes[static_cast<unsigned char>(c)]) return false;
+  }
+  return true;
+}
+
+ScalarStyles AnalyzeScalar(std::string_view text, bool fast = true) {
   ScalarStyles styles;
   if (text.empty()) {
     styles.plain = false;
@@ -225,6 +242,12 @@ ScalarStyles AnalyzeScalar(std::string_view text) {
     return styles;
   }
   if (text.substr(0, 3) == "---" || text.substr(0, 3) == "...") styles.plain = false;
+  if (fast && text.size() > 1 && AllQuiet(text)) {
+    // AnalyzeCodePoints's answer for such text: the first byte's indicators alone matter, and '?',
+    // ':' and '-' are followed by a non-blank here.
+    if (std::string_view("#,[]{}&*!|>'\"%@`").find(text.front()) != std::string_view::npos) styles.plain = false;
+    return styles;
+  }
   return IsAscii(text) ? AnalyzeCodePoints(AsciiCodePoints{text}, styles) : AnalyzeCodePoints(CodePoints(text), styles);
 }
 
@@ -538,6 +561,11 @@ void WriteJson(const Tree& value, std::string& out, int indent) {
       return;
     }
   }
+}
+
+std::string ScalarStylesForTest(std::string_view text, bool fast) {
+  ScalarStyles styles = AnalyzeScalar(text, fast);
+  return std::string(styles.plain ? "p" : "-") + (styles.single_quoted ? "s" : "-") + (styles.literal ? "l" : "-");
 }
 
 }  // namespace trainer

@@ -25,6 +25,10 @@ void WriteYaml(const Tree& value, std::string& out, const Explain* explain = nul
 // Appends `value` as indented JSON, without a trailing newline.
 void WriteJson(const Tree& value, std::string& out, int indent = 0);
 
+// For tests: the block styles libyaml allows for `text` ("psl": plain, single-quoted, literal; "-"
+// where not), with or without the fast path for names made of quiet ASCII.
+std::string ScalarStylesForTest(std::string_view text, bool fast);
+
 // go-yaml v2's ordering of map keys.
 bool YamlKeyLess(std::string_view a, std::string_view b);
 

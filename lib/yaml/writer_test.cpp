@@ -458,3 +458,33 @@ TEST_CASE("WriteJson writes backspace and form feed as short escapes") {
 }
 
 }  // namespace trainer
+
+namespace trainer {
+
+TEST_CASE("the quiet-ASCII fast path allows the styles the full scalar analysis allows") {
+  // Every one- and two-byte string over printable ASCII, and seeded random longer ones over an
+  // alphabet rich in indicators, against the code-point analysis.
+  std::vector<std::string> texts;
+  for (int a = 0x20; a <= 0x7E; ++a) {
+    texts.emplace_back(1, static_cast<char>(a));
+    for (int b = 0x20; b <= 0x7E; ++b) texts.push_back({static_cast<char>(a), static_cast<char>(b)});
+  }
+  const std::string alphabet = "ab-_./:#?,[]{}&*!|>'\"%@`=+ ~0\n";
+  std::uint32_t seed = 12345;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+  for (int i = 0; i < 20000; ++i) {
+    std::string text;
+    for (std::uint32_t n = 3 + next() % 8; n > 0; --n) text.push_back(alphabet[next() % alphabet.size()]);
+    texts.push_back(text);
+  }
+  texts.insert(texts.end(), {"---x", "...", "-De", "?x", ":x", "a:b", "a#b", "image:tag", "registry/x"});
+  int differing = 0;
+  for (const std::string& text : texts) {
+    if (ScalarStylesForTest(text, true) != ScalarStylesForTest(text, false)) {
+      if (++differing <= 5) CHECK_MESSAGE(false, "styles differ for \"" << text << "\"");
+    }
+  }
+  CHECK(differing == 0);
+}
+
+}  // namespace trainer

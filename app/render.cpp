@@ -41,12 +41,24 @@ struct RenderFlags {
 // many there are) and copied out only when all of them rendered.
 class SpoolSink : public RenderSink {
  public:
-  SpoolSink() : file_(std::tmpfile()) {
-    if (file_ == nullptr) throw Error(fmt::format("cannot create a temporary file for the output: {}", std::strerror(errno)));
+  SpoolSink() {
+    // In $TMPDIR (else /tmp), unlinked at once: nothing is left behind, whatever happens.
+    const char* tmpdir = std::getenv("TMPDIR");
+    std::string path = fmt::format("{}/trainer-XXXXXX", tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp");
+    const int fd = mkstemp(path.data());
+    if (fd >= 0) {
+      unlink(path.c_str());
+      file_ = fdopen(fd, "w+");
+      if (file_ == nullptr) close(fd);
+    }
+    if (file_ == nullptr) {
+      throw Error(fmt::format("cannot create a temporary file for the output in {}: {}", path.substr(0, path.rfind('/')),
+                              std::strerror(errno)));
+    }
   }
   SpoolSink(const SpoolSink&) = delete;
   SpoolSink& operator=(const SpoolSink&) = delete;
-  ~SpoolSink() override { std::fclose(file_); }  // a tmpfile is deleted when closed
+  ~SpoolSink() override { std::fclose(file_); }
 
   void Output(std::string_view text) override {
     if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
@@ -68,7 +80,7 @@ class SpoolSink : public RenderSink {
   }
 
  private:
-  std::FILE* file_;
+  std::FILE* file_ = nullptr;
 };
 
 // --output-dir: each object's file is written under a temporary name as it renders, and all are

@@ -60,6 +60,13 @@ check "... and in an existing directory touches nothing" test "$(ls -A "$tmp/dir
 run render testdata/12-runtime-not-found/input.yaml examples/quickstart.yaml
 check "a failed run prints nothing on stdout, whichever TrainJob fails" test "$rc" -eq 2 -a -z "$out"
 
+TMPDIR="$tmp/no-such-dir" run render examples/quickstart.yaml
+check "an unusable TMPDIR is an error naming it, exit 2" test "$rc" -eq 2 -a -z "$out"
+check "... naming the directory" grep -q "temporary file for the output in $tmp/no-such-dir" "$tmp/err"
+before=$(ls -A "$tmp")
+TMPDIR="$tmp" run render examples/quickstart.yaml
+check "the spool file is not left in TMPDIR" test "$rc" -eq 0 -a "$(ls -A "$tmp")" = "$before"
+
 run render examples/quickstart.yaml -o json
 check "-o json prints a v1 List" grep -q '"kind": "List"' "$tmp/out"
 

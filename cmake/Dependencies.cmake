@@ -7,10 +7,10 @@ find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
 find_path(DTL_INCLUDE_DIR dtl/dtl.hpp REQUIRED)
 find_path(DOCTEST_INCLUDE_DIR doctest/doctest.h REQUIRED)
 
-# Link yaml-cpp, libcrypto and the C++ runtime statically and fmt header-only: the dynamic loader's
-# relocations were most of the instructions of a one-job render (bench/RESULTS.md). Sanitizer and
-# fuzzing builds keep the shared libraries.
-option(TRAINER_STATIC_DEPS "Link yaml-cpp, libcrypto and libstdc++ statically, fmt header-only" ON)
+# Link the executables fully statically (yaml-cpp, libcrypto, the C++ runtime and libc) and fmt
+# header-only: the dynamic loader's relocations and page faults were most of a one-job render's
+# start-up (bench/RESULTS.md). Sanitizer and fuzzing builds keep the shared libraries.
+option(TRAINER_STATIC_DEPS "Link statically (libc included), fmt header-only" ON)
 if(TRAINER_STATIC_DEPS AND NOT TRAINER_SANITIZE AND NOT TRAINER_FUZZ)
   set(TRAINER_LINK_STATIC ON)
   find_library(TRAINER_YAML_CPP_STATIC NAMES libyaml-cpp.a REQUIRED)
@@ -24,7 +24,9 @@ find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)
 add_library(trainer_deps INTERFACE)
 if(TRAINER_LINK_STATIC)
   target_link_libraries(trainer_deps INTERFACE fmt::fmt-header-only ${TRAINER_YAML_CPP_STATIC} OpenSSL::Crypto)
-  target_link_options(trainer_deps INTERFACE -static-libstdc++ -static-libgcc)
+  # libcrypto.a holds network and dlopen code trainer never calls; the linker's warnings about
+  # them under -static are expected.
+  target_link_options(trainer_deps INTERFACE -static)
   set(TRAINER_YAML_CPP ${TRAINER_YAML_CPP_STATIC})
 else()
   target_link_libraries(trainer_deps INTERFACE fmt::fmt yaml-cpp OpenSSL::Crypto)

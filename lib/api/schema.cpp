@@ -413,33 +413,38 @@ struct RuleTrie {
   std::vector<Node> nodes;  // nodes[0] is the document
 };
 
-const RuleTrie& Trie(SchemaScope scope) {
-  static const std::array<RuleTrie, 2> kTries = [] {
-    std::array<RuleTrie, 2> all;
-    for (std::size_t s = 0; s < all.size(); ++s) {
-      RuleTrie& trie = all[s];
-      trie.rules = FlattenSchema(static_cast<SchemaScope>(s));
-      trie.nodes.emplace_back();
-      for (std::size_t r = 0; r < trie.rules.size(); ++r) {
-        std::size_t at = 0;
-        for (std::string& segment : Segments(trie.rules[r].path)) {
-          std::size_t next = 0;
-          for (std::size_t child : trie.nodes[at].children) {
-            if (trie.nodes[child].segment == segment) next = child;
-          }
-          if (next == 0) {
-            next = trie.nodes.size();
-            trie.nodes[at].children.push_back(next);
-            trie.nodes.push_back(RuleTrie::Node{std::move(segment), {}, {}});
-          }
-          at = next;
-        }
-        trie.nodes[at].rules.push_back(r);
+RuleTrie BuildTrie(SchemaScope scope) {
+  RuleTrie trie;
+  trie.rules = FlattenSchema(scope);
+  trie.nodes.emplace_back();
+  for (std::size_t r = 0; r < trie.rules.size(); ++r) {
+    std::size_t at = 0;
+    for (std::string& segment : Segments(trie.rules[r].path)) {
+      std::size_t next = 0;
+      for (std::size_t child : trie.nodes[at].children) {
+        if (trie.nodes[child].segment == segment) next = child;
       }
+      if (next == 0) {
+        next = trie.nodes.size();
+        trie.nodes[at].children.push_back(next);
+        trie.nodes.push_back(RuleTrie::Node{std::move(segment), {}, {}});
+      }
+      at = next;
     }
-    return all;
-  }();
-  return kTries[static_cast<std::size_t>(scope)];
+    trie.nodes[at].rules.push_back(r);
+  }
+  return trie;
+}
+
+// Built on first use, for the scope at hand only (a process that reads no runtime builds no
+// runtime rules).
+const RuleTrie& Trie(SchemaScope scope) {
+  if (scope == SchemaScope::kTrainJob) {
+    static const RuleTrie kTrainJob = BuildTrie(SchemaScope::kTrainJob);
+    return kTrainJob;
+  }
+  static const RuleTrie kRuntime = BuildTrie(SchemaScope::kRuntime);
+  return kRuntime;
 }
 
 // One step from a parent to a value: a map key (a field, or a key under additionalProperties) or a

@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <regex>
+
 #include "api/decode.h"
 #include "api/defaults.h"
 #include "tests/fixtures.h"
@@ -137,6 +141,31 @@ TEST_CASE("IsDomainPrefixedPath") {
   CHECK(IsDomainPrefixedPath(std::string(254, 'a') + "/foo") == Lines{"must be no more than 253 characters"});
   CHECK(IsDomainPrefixedPath("-a/foo bar") ==
         Lines{kSubdomain, "Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"});
+}
+
+TEST_CASE("IsDomainPrefixedPath judges hosts and paths as upstream's regular expressions do") {
+  // The checks are hand-written; compare them with the expressions on seeded random values.
+  const std::regex subdomain("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
+  const std::regex path("^[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+$");
+  const std::string alphabet = "az09-.A_~%/ #?\"";
+  std::uint32_t seed = 7;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+  for (int i = 0; i < 20000; ++i) {
+    std::string host, rest;
+    for (std::uint32_t n = 1 + next() % 6; n > 0; --n) host.push_back(alphabet[next() % alphabet.size()]);
+    for (std::uint32_t n = 1 + next() % 4; n > 0; --n) rest.push_back(alphabet[next() % alphabet.size()]);
+    host.erase(std::remove(host.begin(), host.end(), '/'), host.end());
+    if (host.empty()) continue;
+    CAPTURE(host);
+    CAPTURE(rest);
+    const Lines problems = IsDomainPrefixedPath(host + "/" + rest);
+    const bool host_bad = std::any_of(problems.begin(), problems.end(),
+                                      [](const std::string& p) { return p.find("RFC 1123") != std::string::npos; });
+    const bool path_bad = std::any_of(problems.begin(), problems.end(),
+                                      [](const std::string& p) { return p.find("Invalid path") != std::string::npos; });
+    REQUIRE(host_bad == !std::regex_match(host, subdomain));
+    REQUIRE(path_bad == !std::regex_match(rest, path));
+  }
 }
 
 namespace {

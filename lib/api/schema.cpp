@@ -365,7 +365,12 @@ constexpr std::string_view kRootGroup[] = {"TrainJob", "TrainingRuntime"};
 std::string JoinPath(std::string_view base, std::string_view rel) {
   if (base.empty()) return std::string(rel);
   if (rel.empty()) return std::string(base);
-  return rel.front() == '[' ? fmt::format("{}{}", base, rel) : fmt::format("{}.{}", base, rel);
+  std::string path;
+  path.reserve(base.size() + 1 + rel.size());
+  path.append(base);
+  if (rel.front() != '[') path.push_back('.');
+  path.append(rel);
+  return path;
 }
 
 void Flatten(std::string_view group, const std::string& base, std::vector<FlatSchemaRule>& out, int depth) {
@@ -381,23 +386,19 @@ void Flatten(std::string_view group, const std::string& base, std::vector<FlatSc
   }
 }
 
-// Splits "a.b[*].c" into {"a", "b", "[*]", "c"}.
-std::vector<std::string> Segments(const std::string& path) {
-  std::vector<std::string> out;
-  std::string current;
-  for (std::size_t i = 0; i < path.size(); ++i) {
-    if (path[i] == '.' || path[i] == '[') {
-      if (!current.empty()) out.push_back(std::move(current));
-      current.clear();
-      if (path[i] == '[') {
-        out.emplace_back("[*]");
-        i += 2;
-      }
-      continue;
+// Splits "a.b[*].c" into {"a", "b", "[*]", "c"}, views into `path`.
+std::vector<std::string_view> Segments(std::string_view path) {
+  std::vector<std::string_view> out;
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i <= path.size(); ++i) {
+    if (i < path.size() && path[i] != '.' && path[i] != '[') continue;
+    if (i > begin) out.push_back(path.substr(begin, i - begin));
+    if (i < path.size() && path[i] == '[') {
+      out.push_back(path.substr(i, 3));  // "[*]"
+      i += 2;
     }
-    current.push_back(path[i]);
+    begin = i + 1;
   }
-  if (!current.empty()) out.push_back(std::move(current));
   return out;
 }
 
@@ -405,7 +406,7 @@ std::vector<std::string> Segments(const std::string& path) {
 // every rule's values: a prefix shared by many rules (spec.template.spec...) is walked once.
 struct RuleTrie {
   struct Node {
-    std::string segment;                 // a field name, or "[*]" for every item or map value
+    std::string_view segment;            // a field name, or "[*]" for every item or map value (in rules)
     std::vector<std::size_t> children;   // indexes into nodes, in the order rules first named them
     std::vector<std::size_t> rules;      // indexes into rules of the rules whose path ends here
   };
@@ -419,7 +420,7 @@ RuleTrie BuildTrie(SchemaScope scope) {
   trie.nodes.emplace_back();
   for (std::size_t r = 0; r < trie.rules.size(); ++r) {
     std::size_t at = 0;
-    for (std::string& segment : Segments(trie.rules[r].path)) {
+    for (std::string_view segment : Segments(trie.rules[r].path)) {
       std::size_t next = 0;
       for (std::size_t child : trie.nodes[at].children) {
         if (trie.nodes[child].segment == segment) next = child;
@@ -427,7 +428,7 @@ RuleTrie BuildTrie(SchemaScope scope) {
       if (next == 0) {
         next = trie.nodes.size();
         trie.nodes[at].children.push_back(next);
-        trie.nodes.push_back(RuleTrie::Node{std::move(segment), {}, {}});
+        trie.nodes.push_back(RuleTrie::Node{segment, {}, {}});
       }
       at = next;
     }
@@ -478,7 +479,7 @@ struct Target {
 };
 
 // The values `path` reaches from `node` (for a CEL rule's reported field). Nulls are absent fields.
-std::vector<Target> Reach(const Tree& node, const std::vector<std::string>& segments, std::size_t at,
+std::vector<Target> Reach(const Tree& node, const std::vector<std::string_view>& segments, std::size_t at,
                           const Origin& where) {
   if (at == segments.size()) return {Target{&node, nullptr, where}};
   if (!node.IsMap()) return {};
@@ -737,7 +738,7 @@ class Checker {
       One(trie_.rules[r], Target{&node, &steps_, where});
     }
     for (std::size_t child : here.children) {
-      const std::string& segment = trie_.nodes[child].segment;
+      const std::string_view segment = trie_.nodes[child].segment;
       if (segment == "[*]") {
         if (node.IsList()) {
           for (std::size_t i = 0; i < node.items().size(); ++i) {

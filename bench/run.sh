@@ -135,7 +135,10 @@ done
 # Cold start: one Torch job and its runtime, the whole process.
 generate 1 "$work/one.yaml"
 read -r cold_ms cold_rss < <("$measure" $((repeat * 4)) /dev/null -- "$trainer" render -r "$runtimes/torch_distributed.yaml" "$work/one.yaml")
-printf 'cold start, one job: %.2f ms, %.1f MiB\n' "$cold_ms" "$(awk -v k="$cold_rss" 'BEGIN { print k / 1024 }')"
+# What starting any process costs on this machine, for scale: /bin/true through the same harness.
+read -r spawn_ms _ < <("$measure" $((repeat * 4)) /dev/null -- /bin/true)
+printf 'cold start, one job: %.2f ms, %.1f MiB (starting /bin/true: %.2f ms)\n' "$cold_ms" \
+  "$(awk -v k="$cold_rss" 'BEGIN { print k / 1024 }')" "$spawn_ms"
 
 # numNodes: an MPI job's hostfile has a line per node.
 for nodes in 1000 10000; do

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "api/validation.h"
 #include "diff/diff.h"
 #include "util/error.h"
 #include "util/go_format.h"
@@ -232,6 +233,13 @@ void ParseCaseArgs(const std::vector<std::string>& tokens, RenderRequest& reques
       request.show_only.push_back(value());
     } else if (name == "--flux-templates") {
       request.render.flux_templates_dir = value();
+    } else if (name == "--validate") {
+      const std::string mode = value();
+      const std::optional<ValidationMode> parsed = ParseValidationMode(mode);
+      if (!parsed) {
+        throw Error(fmt::format("args: {} {}: the mode must be strict, warn, ignore, true or false", name, mode));
+      }
+      request.load.validate = request.render.validate = *parsed;
     } else if (name == "--explain") {
       // Comments only: they do not change what is compared, but --update writes them.
       request.explain = true;

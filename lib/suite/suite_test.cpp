@@ -193,7 +193,7 @@ TEST_CASE("a v1 List in JSON holds the same objects as a YAML stream") {
 TEST_CASE("ParseCaseArgs takes the render options that change what is rendered") {
   RenderRequest request;
   ParseCaseArgs({"jobs.yaml", "-r", "rt.yaml", "--runtime=more.yaml", "-nteam", "-o", "json", "-s", "JobSet/j",
-                 "--show-only=Secret", "--flux-templates", "templates"},
+                 "--show-only=Secret", "--flux-templates", "templates", "--validate=warn"},
                 request);
   CHECK(request.load.paths == Lines{"jobs.yaml"});
   CHECK(request.load.runtime_paths == Lines{"rt.yaml", "more.yaml"});
@@ -201,6 +201,8 @@ TEST_CASE("ParseCaseArgs takes the render options that change what is rendered")
   CHECK(request.format == RenderRequest::Format::kJson);
   CHECK(request.show_only == Lines{"JobSet/j", "Secret"});
   CHECK(request.render.flux_templates_dir == "templates");
+  CHECK(request.load.validate == ValidationMode::kWarn);
+  CHECK(request.render.validate == ValidationMode::kWarn);
 }
 
 TEST_CASE("ParseCaseArgs rejects --legacy, random keys, stdin, unknown options and missing values") {
@@ -222,6 +224,8 @@ TEST_CASE("ParseCaseArgs rejects --legacy, random keys, stdin, unknown options a
   CHECK(problem({"-"}) == "args: - (standard input) cannot be used in a test case");
   CHECK(problem({"--verbose"}) == "args: unknown option --verbose");
   CHECK(problem({"-o", "xml"}) == "args: -o xml: the format must be yaml or json");
+  CHECK(problem({"--validate", "loose"}) ==
+        "args: --validate loose: the mode must be strict, warn, ignore, true or false");
   CHECK(problem({"a.yaml", "-r"}) == "args: -r needs a value");
 }
 

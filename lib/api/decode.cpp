@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 
@@ -64,16 +66,37 @@ class Decoder {
   void Read(const Tree& t, const std::string& path, bool& out) {
     if (Expect(t, path, Tree::Type::kBool)) out = t.AsBool();
   }
-  void Read(const Tree& t, const std::string& path, std::int64_t& out) {
-    if (Expect(t, path, Tree::Type::kInt)) out = t.AsInt();
+  // An integer, or a number with an integral value: kubectl's YAML-to-JSON conversion writes 2.0
+  // as 2, which Go decodes into an integer field.
+  bool Integer(const Tree& t, const std::string& path, std::int64_t& out) {
+    if (t.IsFloat()) {
+      positions_.Record(path, t.origin());
+      const std::string& text = t.text();
+      char* end = nullptr;
+      const double number = std::strtod(text.c_str(), &end);
+      const bool parsed = end == text.c_str() + text.size() && std::isfinite(number);
+      if (parsed && std::trunc(number) == number) {
+        if (std::fabs(number) < 0x1p63) {
+          out = static_cast<std::int64_t>(number);
+          return true;
+        }
+        Fail(t, path, fmt::format("{} does not fit a 64-bit integer", text));
+        return false;
+      }
+    }
+    if (!Expect(t, path, Tree::Type::kInt)) return false;
+    out = t.AsInt();
+    return true;
   }
+  void Read(const Tree& t, const std::string& path, std::int64_t& out) { Integer(t, path, out); }
   void Read(const Tree& t, const std::string& path, std::int32_t& out) {
-    if (!Expect(t, path, Tree::Type::kInt)) return;
-    if (t.AsInt() < std::numeric_limits<std::int32_t>::min() || t.AsInt() > std::numeric_limits<std::int32_t>::max()) {
-      Fail(t, path, fmt::format("{} does not fit a 32-bit integer", t.AsInt()));
+    std::int64_t value = 0;
+    if (!Integer(t, path, value)) return;
+    if (value < std::numeric_limits<std::int32_t>::min() || value > std::numeric_limits<std::int32_t>::max()) {
+      Fail(t, path, fmt::format("{} does not fit a 32-bit integer", value));
       return;
     }
-    out = static_cast<std::int32_t>(t.AsInt());
+    out = static_cast<std::int32_t>(value);
   }
   void Read(const Tree& t, const std::string& path, StringMap& out) {
     if (!Expect(t, path, Tree::Type::kMap)) return;

@@ -167,6 +167,18 @@ check map-100k-keys 30 1500 0 "" -- render labels.yaml
   printf '%s\n---\n%s\n%s\n' "$runtime" "$trainjob_head" "$trainjob_spec"
 } >empty-docs.yaml
 check empty-documents-100k 30 300 0 "" -- render empty-docs.yaml
+# Many runtimes, each used by one TrainJob: finding a TrainJob's runtime must not scan them all
+# (5,000 of each took a minute when it did).
+awk 'BEGIN {
+  for (i = 0; i < 5000; i++) {
+    printf "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainingRuntime\nmetadata: {name: rt-%d}\n", i
+    printf "spec:\n  template:\n    spec:\n      replicatedJobs:\n      - name: node\n        template:\n"
+    printf "          spec: {template: {spec: {containers: [{name: node, image: img}]}}}\n"
+    printf "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: job-%d}\n", i
+    printf "spec: {runtimeRef: {name: rt-%d, kind: TrainingRuntime}}\n", i
+  }
+}' >many-runtimes.yaml
+check runtimes-5000-jobs-5000 15 600 0 "" -- render --quiet many-runtimes.yaml
 
 echo "$passed passed, $failed failed"
 [[ $failed == 0 ]]

@@ -261,7 +261,7 @@ class Loader {
     errors_.insert(errors_.end(), findings.errors().begin(), findings.errors().end());
     inputs_.warnings.insert(inputs_.warnings.end(), findings.warnings().begin(), findings.warnings().end());
     if (!findings.errors().empty()) {
-      if (!is_job) inputs_.refused_runtimes.push_back(DocumentRuntimeKey(tm.kind, doc));
+      if (!is_job) inputs_.refused_runtimes.insert(DocumentRuntimeKey(tm.kind, doc));
       return;
     }
     if (job) {
@@ -286,8 +286,9 @@ class Loader {
       runtime.metadata.namespace_ = options_.default_namespace;
     }
     std::string key = RuntimeKey(runtime.kind, runtime.metadata.namespace_, runtime.metadata.name);
-    for (const Runtime& existing : inputs_.runtimes) {
-      if (RuntimeKey(existing.kind, existing.metadata.namespace_, existing.metadata.name) != key) continue;
+    auto [at, added] = inputs_.runtime_index.emplace(std::move(key), inputs_.runtimes.size());
+    if (!added) {
+      const Runtime& existing = inputs_.runtimes[at->second];
       if (existing.source == runtime.source) return;  // the same definition reached twice
       errors_.push_back(Diagnostic{runtime.origin, Describe(runtime), "",
                                    fmt::format("defined twice with different content (first at {})",
@@ -337,7 +338,7 @@ Inputs LoadAll(const LoadOptions& options, FileSystem& fs) {
 bool Inputs::RefersToRefusedRuntime(const TrainJob& job) const {
   const RuntimeRef& ref = job.spec.runtime_ref;
   std::string key = RuntimeKey(ref.kind.value_or(""), job.metadata.namespace_, ref.name);
-  return std::find(refused_runtimes.begin(), refused_runtimes.end(), key) != refused_runtimes.end();
+  return refused_runtimes.count(key) != 0;
 }
 
 const Runtime& Inputs::Resolve(const TrainJob& job) const {
@@ -350,9 +351,7 @@ const Runtime& Inputs::Resolve(const TrainJob& job) const {
     throw Error(Diagnostic{at, subject, "spec.runtimeRef", fmt::format("unsupported runtime: {}.{}", kind, group)});
   }
   std::string key = RuntimeKey(kind, job.metadata.namespace_, ref.name);
-  for (const Runtime& runtime : runtimes) {
-    if (RuntimeKey(runtime.kind, runtime.metadata.namespace_, runtime.metadata.name) == key) return runtime;
-  }
+  if (auto it = runtime_index.find(key); it != runtime_index.end()) return runtimes[it->second];
   std::string wanted = kind == kClusterTrainingRuntimeKind
                            ? fmt::format("{} \"{}\"", kind, ref.name)
                            : fmt::format("{} \"{}\" in namespace \"{}\"", kind, ref.name, job.metadata.namespace_);

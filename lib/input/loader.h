@@ -4,6 +4,8 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "api/types.h"
@@ -43,7 +45,8 @@ struct Inputs {
   std::vector<std::string> notices;  // one line per skipped document
   std::vector<Diagnostic> warnings;  // what --validate=warn lets through, and deprecation warnings
   std::vector<Diagnostic> errors;    // LoadAll only: the problems of the documents left out
-  std::vector<std::string> refused_runtimes;  // LoadAll only: runtimes left out for their problems
+  std::unordered_set<std::string> refused_runtimes;  // LoadAll only: keys of runtimes left out for their problems
+  std::unordered_map<std::string, std::size_t> runtime_index;  // runtimes by key (kind/namespace/name)
 
   // Whether `job` refers to a runtime that was left out for its problems, which explain the job's.
   bool RefersToRefusedRuntime(const TrainJob& job) const;

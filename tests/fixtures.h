@@ -1,6 +1,7 @@
 // Small builders shared by the plugin unit tests.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -8,6 +9,7 @@
 #include "api/types.h"
 #include "runtime/info.h"
 #include "yaml/reader.h"
+#include "yaml/writer.h"
 
 namespace trainer::testing {
 
@@ -31,6 +33,29 @@ inline Info NewTrainerInfo(const MLPolicy* ml, std::optional<std::int32_t> count
     info.template_spec.pod_sets.push_back(std::move(ps));
   }
   return info;
+}
+
+// `tree` as YAML.
+inline std::string Text(const Tree& tree) {
+  std::string out;
+  WriteYaml(tree, out);
+  return out;
+}
+
+// A ResourceList from name/quantity pairs: {{"cpu", "2"}, {"memory", "4Gi"}}.
+inline ResourceList Requests(std::initializer_list<std::pair<const char*, const char*>> entries) {
+  ResourceList out;
+  for (const auto& [name, text] : entries) out.emplace(name, *Quantity::Parse(text));
+  return out;
+}
+
+// A PodSet of `count` pods, each requesting `requests`.
+inline PodSet NewPodSet(const char* name, std::int32_t count, ResourceList requests = {}) {
+  PodSet ps;
+  ps.name = name;
+  ps.count = count;
+  ps.single_pod_requests = std::move(requests);
+  return ps;
 }
 
 }  // namespace trainer::testing

@@ -3,33 +3,15 @@
 #include <doctest/doctest.h>
 
 #include "tests/fixtures.h"
-#include "yaml/writer.h"
 
 namespace trainer {
 
 namespace {
 
+using testing::NewPodSet;
+using testing::Requests;
+using testing::Text;
 using testing::Yaml;
-
-std::string Text(const Tree& tree) {
-  std::string out;
-  WriteYaml(tree, out);
-  return out;
-}
-
-ResourceList Requests(std::initializer_list<std::pair<const char*, const char*>> entries) {
-  ResourceList out;
-  for (const auto& [name, text] : entries) out.emplace(name, *Quantity::Parse(text));
-  return out;
-}
-
-PodSet NewPodSet(const char* name, std::int32_t count, ResourceList requests) {
-  PodSet ps;
-  ps.name = name;
-  ps.count = count;
-  ps.single_pod_requests = std::move(requests);
-  return ps;
-}
 
 PodGroupPolicy Volcano(std::optional<NetworkTopology> topology = std::nullopt) {
   PodGroupPolicy policy;

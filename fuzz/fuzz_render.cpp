@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,24 @@ void CheckReadsBack(const std::vector<trainer::RenderedJob>& jobs) {
   }
 }
 
+// `trainer render`'s streaming path (each TrainJob rendered as it loads) must print what loading
+// everything first and then rendering prints: `expected` is that text, or nothing when that failed.
+void CheckStreamingRender(const std::string& content, const std::optional<std::string>& expected) {
+  OneFileSystem fs(content);
+  trainer::RenderRequest request;
+  request.load.paths = {OneFileSystem::kPath};
+  std::optional<std::string> streamed;
+  try {
+    streamed = trainer::Render(request, fs).output;
+  } catch (const trainer::Error&) {
+  }
+  if (streamed.has_value() != expected.has_value()) {
+    Finding(streamed ? "the streaming render succeeds where loading first fails" : "the streaming render fails where loading first succeeds",
+            streamed.value_or(expected.value_or("")));
+  }
+  if (streamed && *streamed != *expected) Finding("the streaming render prints something else", *streamed + "\n----\n" + *expected);
+}
+
 void FuzzRender(const std::string& content) {
   OneFileSystem fs(content);
   trainer::LoadOptions load;
@@ -81,6 +100,7 @@ void FuzzRender(const std::string& content) {
   try {
     inputs = trainer::Load(load, fs);
   } catch (const trainer::Error&) {
+    CheckStreamingRender(content, std::nullopt);
     return;
   }
   trainer::RenderOptions current;
@@ -90,14 +110,27 @@ void FuzzRender(const std::string& content) {
   std::vector<trainer::RenderedJob> legacy_jobs;
   try {
     current_jobs = trainer::RenderJobs(inputs, current);
+  } catch (const trainer::Error&) {
+    CheckStreamingRender(content, std::nullopt);
+    return;
+  }
+  CheckReadsBack(current_jobs);
+  std::string expected;
+  for (const auto& job : current_jobs) {
+    for (const trainer::Tree& object : job.objects) {
+      expected += "---\n" + trainer::SourceComment(*job.job, *job.runtime);
+      trainer::WriteYaml(object, expected);
+    }
+  }
+  CheckStreamingRender(content, expected);
+  try {
     legacy_jobs = trainer::RenderJobs(inputs, legacy);
   } catch (const trainer::Error&) {
     return;
   }
-  CheckReadsBack(current_jobs);
 
-  trainer::Explain explain = trainer::OriginExplainer(inputs);
   for (const auto& job : current_jobs) {
+    trainer::Explain explain = trainer::OriginExplainer(*job.job, *job.runtime);
     for (const trainer::Tree& object : job.objects) {
       std::string yaml = trainer::SourceComment(*job.job, *job.runtime);
       trainer::WriteYaml(object, yaml, &explain);

@@ -128,10 +128,12 @@ class Loader {
  public:
   Loader(const LoadOptions& options, FileSystem& fs, Inputs& inputs) : options_(options), fs_(fs), inputs_(inputs) {}
 
-  // Reads every input; the problems found are left in errors().
-  void Run() {
-    for (const auto& path : options_.paths) LoadPath(path, false);
+  // Reads every input; the problems found are left in errors(). The runtime-only sources (-r) go
+  // first, so that TrainJobs find their runtimes loaded as they stream past.
+  void Run(const JobHandler* on_job) {
+    on_job_ = on_job;
     for (const auto& path : options_.runtime_paths) LoadPath(path, true);
+    for (const auto& path : options_.paths) LoadPath(path, false);
   }
   std::vector<Diagnostic>& errors() { return errors_; }
 
@@ -166,17 +168,33 @@ class Loader {
     }
   }
 
+  // Loads each document as it is read. A stream that turns out malformed reports that problem
+  // alone: what its earlier documents said is dropped, as their objects are.
   void LoadStream(std::string content, const std::string& name, bool runtimes_only) {
     inputs_.names.push_back(name);
     const std::string* file = &inputs_.names.back();
-    std::vector<Tree> documents;
+    const std::size_t errors_before = errors_.size();
+    const std::size_t warnings_before = inputs_.warnings.size();
+    const std::size_t notices_before = inputs_.notices.size();
+    std::optional<Error> broken;
     try {
-      documents = ReadYamlStream(content, file);
+      ForEachYamlDocument(content, file, [&](Tree& doc) {
+        try {
+          LoadDocument(std::move(doc), runtimes_only);
+        } catch (const Error& e) {  // the document's own problem, not the stream's
+          errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
+        }
+      });
     } catch (const Error& e) {
-      errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
-      return;
+      broken = e;
     }
-    for (Tree& doc : documents) LoadDocument(std::move(doc), runtimes_only);
+    if (!broken) return;
+    errors_.resize(errors_before);
+    inputs_.warnings.resize(warnings_before);
+    inputs_.notices.resize(notices_before);
+    std::erase_if(inputs_.jobs, [&](const TrainJob& job) { return job.origin.file == file; });
+    inputs_.malformed_files.insert(file);
+    errors_.insert(errors_.end(), broken->diagnostics().begin(), broken->diagnostics().end());
   }
 
   void LoadDocument(Tree doc, bool runtimes_only) {
@@ -266,7 +284,11 @@ class Loader {
     }
     if (job) {
       if (job->metadata.namespace_.empty()) job->metadata.namespace_ = options_.default_namespace;
-      inputs_.jobs.push_back(std::move(*job));
+      if (on_job_ && *on_job_) {
+        (*on_job_)(inputs_, *job);
+      } else {
+        inputs_.jobs.push_back(std::move(*job));
+      }
     } else if (runtime) {
       AddRuntime(std::move(*runtime));
     }
@@ -303,6 +325,7 @@ class Loader {
   Inputs& inputs_;
   std::set<std::string> seen_files_;
   bool stdin_read_ = false;
+  const JobHandler* on_job_ = nullptr;
   std::vector<Diagnostic> errors_;
 };
 
@@ -318,15 +341,15 @@ std::string Describe(const Runtime& runtime) {
 Inputs Load(const LoadOptions& options, FileSystem& fs) {
   Inputs inputs;
   Loader loader(options, fs, inputs);
-  loader.Run();
+  loader.Run(nullptr);
   if (!loader.errors().empty()) throw Error(std::move(loader.errors()));
   return inputs;
 }
 
-Inputs LoadAll(const LoadOptions& options, FileSystem& fs) {
+Inputs LoadAll(const LoadOptions& options, FileSystem& fs, const JobHandler& on_job) {
   Inputs inputs;
   Loader loader(options, fs, inputs);
-  loader.Run();
+  loader.Run(&on_job);
   inputs.errors = std::move(loader.errors());
   // Positions point into `inputs.names`, which the Inputs keep; fill them in anyway, as Error does.
   for (Diagnostic& d : inputs.errors) {
@@ -339,6 +362,12 @@ bool Inputs::RefersToRefusedRuntime(const TrainJob& job) const {
   const RuntimeRef& ref = job.spec.runtime_ref;
   std::string key = RuntimeKey(ref.kind.value_or(""), job.metadata.namespace_, ref.name);
   return refused_runtimes.count(key) != 0;
+}
+
+bool Inputs::RuntimeSettled(const TrainJob& job) const {
+  const RuntimeRef& ref = job.spec.runtime_ref;
+  std::string key = RuntimeKey(ref.kind.value_or(""), job.metadata.namespace_, ref.name);
+  return runtime_index.count(key) != 0 || refused_runtimes.count(key) != 0;
 }
 
 const Runtime& Inputs::Resolve(const TrainJob& job) const {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -47,9 +48,14 @@ struct Inputs {
   std::vector<Diagnostic> errors;    // LoadAll only: the problems of the documents left out
   std::unordered_set<std::string> refused_runtimes;  // LoadAll only: keys of runtimes left out for their problems
   std::unordered_map<std::string, std::size_t> runtime_index;  // runtimes by key (kind/namespace/name)
+  std::unordered_set<const std::string*> malformed_files;      // entries of `names` that are not valid YAML
 
   // Whether `job` refers to a runtime that was left out for its problems, which explain the job's.
   bool RefersToRefusedRuntime(const TrainJob& job) const;
+
+  // Whether the runtime `job` refers to has been read, loaded or refused: no later input changes
+  // how the job resolves, short of a conflicting second definition, which is an error anyway.
+  bool RuntimeSettled(const TrainJob& job) const;
 
   // The runtime a TrainJob refers to, as the controller looks it up. Throws Error.
   const Runtime& Resolve(const TrainJob& job) const;
@@ -60,9 +66,15 @@ struct Inputs {
 // together.
 Inputs Load(const LoadOptions& options, FileSystem& fs);
 
+// Takes each TrainJob as it loads, with the inputs read so far (the runtimes before it).
+using JobHandler = std::function<void(const Inputs& so_far, TrainJob& job)>;
+
 // The same, but the problems stay in Inputs::errors, and the objects without problems are loaded,
-// so that later steps can report theirs too.
-Inputs LoadAll(const LoadOptions& options, FileSystem& fs);
+// so that later steps can report theirs too. With `on_job`, each TrainJob goes to it as soon as
+// it loads instead of to Inputs::jobs, and is not kept: input streams are read one document at a
+// time, so memory does not grow with the number of TrainJobs. A TrainJob handed over may belong to
+// a stream that turns out malformed later; its file is then in Inputs::malformed_files.
+Inputs LoadAll(const LoadOptions& options, FileSystem& fs, const JobHandler& on_job = {});
 
 // "Kind ns/name" or "Kind name" for cluster-scoped runtimes.
 std::string Describe(const Runtime& runtime);

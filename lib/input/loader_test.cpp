@@ -226,4 +226,80 @@ spec:
   CHECK(inputs.warnings.size() == 2);
 }
 
+TEST_CASE("with a job handler, each TrainJob is handed over as it loads, with the runtimes read before it") {
+  testing::FakeFileSystem fs;
+  fs.files["runtimes.yaml"] = kRuntime;
+  fs.files["jobs.yaml"] = std::string(kJob) + "---\n" +
+                          "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: second}\nspec: {runtimeRef: {name: plain}}\n";
+  LoadOptions options;
+  options.paths = {"jobs.yaml"};
+  options.runtime_paths = {"runtimes.yaml"};  // read first, though named last
+  std::vector<std::string> seen;
+  Inputs inputs = LoadAll(options, fs, [&](const Inputs& so_far, TrainJob& job) {
+    CHECK(so_far.RuntimeSettled(job));
+    CHECK(&so_far.Resolve(job) == &so_far.runtimes.at(0));
+    seen.push_back(job.metadata.name);
+  });
+  CHECK(seen == std::vector<std::string>{"job", "second"});
+  CHECK(inputs.jobs.empty());
+  CHECK(inputs.errors.empty());
+  CHECK(inputs.malformed_files.empty());
+}
+
+TEST_CASE("a TrainJob before its runtime is handed over with the runtime not yet settled") {
+  testing::FakeFileSystem fs;
+  fs.files["all.yaml"] = std::string(kJob) + "---\n" + kRuntime;
+  LoadOptions options;
+  options.paths = {"all.yaml"};
+  int handed = 0;
+  Inputs inputs = LoadAll(options, fs, [&](const Inputs& so_far, TrainJob& job) {
+    CHECK_FALSE(so_far.RuntimeSettled(job));
+    ++handed;
+  });
+  CHECK(handed == 1);
+  CHECK(inputs.runtimes.size() == 1);
+}
+
+TEST_CASE("a refused runtime settles the TrainJobs that refer to it") {
+  testing::FakeFileSystem fs;
+  std::string broken = kRuntime;
+  broken.replace(broken.find("image: a"), 8, "image: 7");
+  fs.files["all.yaml"] = broken + "---\n" + kJob;
+  LoadOptions options;
+  options.paths = {"all.yaml"};
+  bool settled = false;
+  Inputs inputs = LoadAll(options, fs, [&](const Inputs& so_far, TrainJob& job) {
+    settled = so_far.RuntimeSettled(job) && so_far.RefersToRefusedRuntime(job);
+  });
+  CHECK(settled);
+  CHECK_FALSE(inputs.errors.empty());
+}
+
+TEST_CASE("a stream that turns out malformed reports that problem alone, though its first documents loaded") {
+  testing::FakeFileSystem fs;
+  // The second document has an unknown field, the fourth is not YAML.
+  fs.files["all.yaml"] = std::string(kRuntime) + "---\n" + kJob + "bogus: 1\n---\n" + kJob + "---\nkind: [\n";
+  fs.files["other.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n";
+  LoadOptions options;
+  options.paths = {"all.yaml", "other.yaml"};
+  std::vector<const std::string*> files;
+  Inputs inputs = LoadAll(options, fs, [&](const Inputs&, TrainJob& job) { files.push_back(job.origin.file); });
+  REQUIRE(inputs.errors.size() == 1);
+  CHECK(inputs.errors[0].location == "all.yaml:21:1");  // the end of the stream, inside the flow list
+  CHECK(inputs.errors[0].message.find("malformed YAML") == 0);
+  REQUIRE(files.size() == 1);  // the job that loaded before the problem was found
+  CHECK(inputs.malformed_files.count(files[0]) == 1);
+  CHECK(inputs.notices.size() == 1);  // other.yaml's, kept
+}
+
+TEST_CASE("without a job handler, a malformed stream leaves none of its TrainJobs in the inputs") {
+  testing::FakeFileSystem fs;
+  fs.files["all.yaml"] = std::string(kRuntime) + "---\n" + kJob + "---\nkind: [\n";
+  LoadOptions options;
+  options.paths = {"all.yaml"};
+  Inputs inputs = LoadAll(options, fs);
+  CHECK(inputs.jobs.empty());
+  CHECK(inputs.errors.size() == 1);
+}
+
 }  // namespace trainer

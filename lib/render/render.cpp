@@ -60,71 +60,112 @@ std::string SourceComment(const TrainJob& job, const Runtime& runtime) {
                      job.metadata.namespace_, job.metadata.name, runtime.kind, runtime.metadata.name);
 }
 
-Explain OriginExplainer(const Inputs& inputs) {
-  // The objects of each file by the line their document starts on, and the field path of every
-  // decoded TrainJob field by its position.
+Explain OriginExplainer(const TrainJob& job, const Runtime& runtime) {
+  // The two documents a rendered value can come from, and the field path of every decoded
+  // TrainJob field by its position.
   struct Document {
+    const std::string* file;
     std::uint32_t line;
-    std::string kind;
+    std::string_view kind;
   };
-  auto documents = std::make_shared<std::map<const std::string*, std::vector<Document>>>();
+  std::vector<Document> documents{{job.origin.file, job.origin.line, kTrainJobKind},
+                                  {runtime.origin.file, runtime.origin.line, runtime.kind}};
   auto fields = std::make_shared<std::map<std::tuple<const std::string*, std::uint32_t, std::uint32_t>, std::string>>();
-  for (const TrainJob& job : inputs.jobs) {
-    (*documents)[job.origin.file].push_back({job.origin.line, kTrainJobKind});
-    job.positions.ForEach([&](const std::string& path, const Origin& o) {
-      auto key = std::make_tuple(o.file, o.line, o.column);
-      auto [it, added] = fields->emplace(key, path);
-      if (!added && path.size() > it->second.size()) it->second = path;  // the deepest field at a key
-    });
-  }
-  for (const Runtime& runtime : inputs.runtimes) (*documents)[runtime.origin.file].push_back({runtime.origin.line, runtime.kind});
-  for (auto& [file, docs] : *documents) {
-    std::sort(docs.begin(), docs.end(), [](const Document& a, const Document& b) { return a.line < b.line; });
-  }
-  return [documents, fields](const Origin& o) -> std::string {
+  job.positions.ForEach([&](const std::string& path, const Origin& o) {
+    auto key = std::make_tuple(o.file, o.line, o.column);
+    auto [it, added] = fields->emplace(key, path);
+    if (!added && path.size() > it->second.size()) it->second = path;  // the deepest field at a key
+  });
+  return [documents = std::move(documents), fields](const Origin& o) -> std::string {
     switch (o.kind) {
       case Origin::Kind::kNone: return "";
       case Origin::Kind::kDefault: return "CRD default";
       case Origin::Kind::kPlugin: return fmt::format("set by {}", o.by ? o.by : "?");
       case Origin::Kind::kInput: break;
     }
-    std::string kind;
-    if (auto it = documents->find(o.file); it != documents->end()) {
-      for (const Document& d : it->second) {
-        if (d.line <= o.line) kind = d.kind;
+    // The document of the value: the later of the two that start before it in its file.
+    std::string_view kind;
+    std::uint32_t start = 0;
+    for (const Document& d : documents) {
+      if (d.file == o.file && d.line <= o.line && d.line >= start) {
+        kind = d.kind;
+        start = d.line;
       }
     }
-    std::string text = fmt::format("{}{}:{}", kind.empty() ? "" : kind + " ", o.file ? *o.file : "?", o.line);
+    std::string text = fmt::format("{}{}:{}", kind.empty() ? "" : std::string(kind) + " ", o.file ? *o.file : "?", o.line);
     if (auto it = fields->find(std::make_tuple(o.file, o.line, o.column)); it != fields->end()) text += " " + it->second;
     if (o.by) text += fmt::format(", set by {}", o.by);
     return text;
   };
 }
 
-void ForEachRenderedJob(const Inputs& inputs, const RenderOptions& options, std::vector<Diagnostic>* warnings,
-                        const std::function<void(RenderedJob&)>& rendered) {
-  Framework framework(options);
-  std::vector<Diagnostic> errors;
-  for (const TrainJob& job : inputs.jobs) {
-    if (inputs.RefersToRefusedRuntime(job)) continue;  // the runtime's problems are reported
+namespace {
+
+// Judges and renders TrainJobs one at a time, as the webhook and then the controller would, and
+// keeps the problems of each in the order the TrainJobs came.
+class JobRenderer {
+ public:
+  JobRenderer(const RenderOptions& options, std::vector<Diagnostic>* warnings,
+              const std::function<void(RenderedJob&)>& rendered)
+      : framework_(options), validate_(options.validate), warnings_(warnings), rendered_(rendered) {}
+
+  void Render(const Inputs& inputs, const TrainJob& job) {
+    if (inputs.RefersToRefusedRuntime(job)) return;  // the runtime's problems are reported
     try {
       const Runtime& runtime = inputs.Resolve(job);
       // The webhook judges the TrainJob before the controller ever sees it.
-      Findings admission(options.validate);
+      Findings admission(validate_);
       std::optional<Info> info;
-      ValidateTrainJob(job, runtime, framework, admission, &info);
-      if (warnings) warnings->insert(warnings->end(), admission.warnings().begin(), admission.warnings().end());
+      ValidateTrainJob(job, runtime, framework_, admission, &info);
+      for (const Diagnostic& w : admission.warnings()) Keep(job, w, warnings_kept_);
       if (!admission.errors().empty()) {
-        errors.insert(errors.end(), admission.errors().begin(), admission.errors().end());
-        continue;
+        for (const Diagnostic& e : admission.errors()) Keep(job, e, errors_);
+        return;
       }
-      RenderedJob one{&job, &runtime, RenderTrainJob(job, runtime, framework, std::move(info))};
-      rendered(one);
+      RenderedJob one{&job, &runtime, RenderTrainJob(job, runtime, framework_, std::move(info))};
+      rendered_(one);
     } catch (const Error& e) {
-      errors.insert(errors.end(), e.diagnostics().begin(), e.diagnostics().end());
+      for (const Diagnostic& d : e.diagnostics()) Keep(job, d, errors_);
     }
   }
-  if (!errors.empty()) throw Error(std::move(errors));
+
+  // Hands over the warnings and throws the errors, leaving out those of TrainJobs in malformed
+  // streams: the stream's own problem is the one to report.
+  void Finish(const Inputs& inputs) {
+    auto drop = [&](auto& list) {
+      std::erase_if(list, [&](const auto& kept) { return inputs.malformed_files.count(kept.first) != 0; });
+    };
+    drop(errors_);
+    drop(warnings_kept_);
+    if (warnings_) {
+      for (auto& [file, w] : warnings_kept_) warnings_->push_back(std::move(w));
+    }
+    if (errors_.empty()) return;
+    std::vector<Diagnostic> errors;
+    errors.reserve(errors_.size());
+    for (auto& [file, e] : errors_) errors.push_back(std::move(e));
+    throw Error(std::move(errors));
+  }
+
+ private:
+  using Kept = std::vector<std::pair<const std::string*, Diagnostic>>;  // by the TrainJob's file
+  static void Keep(const TrainJob& job, const Diagnostic& d, Kept& list) { list.emplace_back(job.origin.file, d); }
+
+  Framework framework_;
+  ValidationMode validate_;
+  std::vector<Diagnostic>* warnings_;
+  std::function<void(RenderedJob&)> rendered_;
+  Kept errors_;
+  Kept warnings_kept_;
+};
+
+}  // namespace
+
+void ForEachRenderedJob(const Inputs& inputs, const RenderOptions& options, std::vector<Diagnostic>* warnings,
+                        const std::function<void(RenderedJob&)>& rendered) {
+  JobRenderer renderer(options, warnings, rendered);
+  for (const TrainJob& job : inputs.jobs) renderer.Render(inputs, job);
+  renderer.Finish(inputs);
 }
 
 std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
@@ -145,10 +186,6 @@ constexpr std::string_view kJsonListTail =
 }  // namespace
 
 RenderSummary RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& sink) {
-  // Every problem of every object: those of loading, then those of the TrainJobs that loaded.
-  Inputs inputs = LoadAll(request.load, fs);
-  std::vector<Diagnostic> warnings = inputs.warnings;
-  const Explain explain = request.explain ? OriginExplainer(inputs) : Explain();
   const bool json = request.format == RenderRequest::Format::kJson;
   const bool output = sink.WantsOutput();
   const bool files = sink.WantsFiles();
@@ -156,29 +193,49 @@ RenderSummary RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink&
   std::size_t items = 0;
   std::string text;  // one object's text, reused
   if (output && json) sink.Output(kJsonListHead);
-  try {
-    ForEachRenderedJob(inputs, request.render, &warnings, [&](RenderedJob& r) {
-      if (!inputs.errors.empty()) return;  // nothing will be printed
-      for (const Tree& object : r.objects) {
-        if (!Selected(object, request.show_only, used)) continue;
-        if (files || (output && !json)) {
-          text = "---\n" + SourceComment(*r.job, *r.runtime);
-          WriteYaml(object, text, request.explain ? &explain : nullptr);
-          if (output && !json) sink.Output(text);
-          if (files) sink.File(FileName(object), text);
-        }
-        if (output && json) {
-          text.assign(items == 0 ? "\n        " : ",\n        ");
-          WriteJson(object, text, 8);
-          sink.Output(text);
-        }
-        ++items;
+  auto write = [&](RenderedJob& r) {
+    const Explain explain = request.explain ? OriginExplainer(*r.job, *r.runtime) : Explain();
+    for (const Tree& object : r.objects) {
+      if (!Selected(object, request.show_only, used)) continue;
+      if (files || (output && !json)) {
+        text = "---\n" + SourceComment(*r.job, *r.runtime);
+        WriteYaml(object, text, request.explain ? &explain : nullptr);
+        if (output && !json) sink.Output(text);
+        if (files) sink.File(FileName(object), text);
       }
-    });
+      if (output && json) {
+        text.assign(items == 0 ? "\n        " : ",\n        ");
+        WriteJson(object, text, 8);
+        sink.Output(text);
+      }
+      ++items;
+    }
+  };
+  std::vector<Diagnostic> render_warnings;
+  JobRenderer renderer(request.render, &render_warnings, write);
+  // Each TrainJob renders as it loads, once its runtime has been read. One whose runtime comes
+  // later waits for the end of the input, and so do all after it, to keep the output in input
+  // order; with the runtimes first (or given with -r) none waits.
+  std::vector<TrainJob> waiting;
+  Inputs inputs = LoadAll(request.load, fs, [&](const Inputs& so_far, TrainJob& job) {
+    if (waiting.empty() && so_far.RuntimeSettled(job)) {
+      renderer.Render(so_far, job);
+    } else {
+      waiting.push_back(std::move(job));
+    }
+  });
+  for (const TrainJob& job : waiting) {
+    if (inputs.malformed_files.count(job.origin.file) == 0) renderer.Render(inputs, job);
+  }
+  // Every problem of every object: those of loading, then those of the TrainJobs that loaded.
+  try {
+    renderer.Finish(inputs);
   } catch (const Error& e) {
     inputs.errors.insert(inputs.errors.end(), e.diagnostics().begin(), e.diagnostics().end());
   }
   if (!inputs.errors.empty()) throw Error(std::move(inputs.errors));
+  std::vector<Diagnostic> warnings = std::move(inputs.warnings);
+  warnings.insert(warnings.end(), render_warnings.begin(), render_warnings.end());
   std::vector<Diagnostic> errors;
   for (std::size_t i = 0; i < used.size(); ++i) {
     if (!used[i]) errors.push_back(Diagnostic{{}, "", "", fmt::format("--show-only {}: no rendered object matches", request.show_only[i])});

@@ -75,9 +75,10 @@ std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& o
 // "# Source: <file>: TrainJob <ns>/<name> -> <RuntimeKind>/<name>\n", the comment before each object.
 std::string SourceComment(const TrainJob& job, const Runtime& runtime);
 
-// Explains origins in terms of the inputs: "TrainJob job.yaml:14 spec.trainer.image, set by MPI",
-// "ClusterTrainingRuntime rt.yaml:30", "CRD default", "set by JobSet".
-Explain OriginExplainer(const Inputs& inputs);
+// Explains the origins of a TrainJob's rendered objects in terms of its inputs: "TrainJob
+// job.yaml:14 spec.trainer.image, set by MPI", "ClusterTrainingRuntime rt.yaml:30", "CRD default",
+// "set by JobSet".
+Explain OriginExplainer(const TrainJob& job, const Runtime& runtime);
 
 // Loads, renders the TrainJobs one at a time, and hands the formatted objects to `sink` as they
 // render, so that memory does not grow with the number of TrainJobs. All or nothing: throws Error

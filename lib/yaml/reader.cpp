@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <fmt/format.h>
 #include <istream>
@@ -211,10 +212,9 @@ std::size_t TabInIndentation(std::string_view content, int line) {
 // Builds Trees from yaml-cpp parser events.
 class TreeBuilder : public YAML::EventHandler {
  public:
-  TreeBuilder(std::string_view content, const std::string* file, const ReadLimits& limits)
-      : content_(content), file_(file), limits_(limits) {}
-
-  std::vector<Tree> TakeDocuments() { return std::move(documents_); }
+  TreeBuilder(std::string_view content, const std::string* file, const ReadLimits& limits,
+              const std::function<void(Tree&)>& each)
+      : content_(content), file_(file), limits_(limits), each_(each) {}
 
   void OnDocumentStart(const YAML::Mark& mark) override {
     // yaml-cpp 0.7 loops on a stray flow indicator (a "," or "]" outside a flow collection),
@@ -229,7 +229,7 @@ class TreeBuilder : public YAML::EventHandler {
     has_root_ = false;
   }
   void OnDocumentEnd() override {
-    if (has_root_ && !root_.IsNull()) documents_.push_back(std::move(root_));
+    if (has_root_ && !root_.IsNull()) each_(root_);
     root_ = Tree();
     has_root_ = false;
   }
@@ -425,7 +425,7 @@ class TreeBuilder : public YAML::EventHandler {
   std::size_t values_ = 0;
   Tree root_;
   bool has_root_ = false;
-  std::vector<Tree> documents_;
+  const std::function<void(Tree&)>& each_;
 };
 
 }  // namespace
@@ -478,8 +478,8 @@ Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
   return Tree::String(text, origin);
 }
 
-std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* file,
-                                 const ReadLimits& limits) {
+void ForEachYamlDocument(std::string_view content, const std::string* file,
+                         const std::function<void(Tree&)>& each, const ReadLimits& limits) {
   auto at_offset = [&](std::size_t offset) {
     std::uint32_t line = 1, column = 1;
     for (std::size_t i = 0; i < offset; ++i) {
@@ -503,7 +503,7 @@ std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* fi
   }
   ViewBuffer buffer(content);
   std::istream in(&buffer);
-  TreeBuilder builder(content, file, limits);
+  TreeBuilder builder(content, file, limits, each);
   try {
     YAML::Parser parser(in);
     while (parser.HandleNextDocument(builder)) {
@@ -522,7 +522,13 @@ std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* fi
     }
     throw Error(Diagnostic{where, "", "", fmt::format("malformed YAML: {}", e.msg)});
   }
-  return builder.TakeDocuments();
+}
+
+std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* file,
+                                 const ReadLimits& limits) {
+  std::vector<Tree> documents;
+  ForEachYamlDocument(content, file, [&](Tree& doc) { documents.push_back(std::move(doc)); }, limits);
+  return documents;
 }
 
 }  // namespace trainer

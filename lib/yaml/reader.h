@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,12 @@ struct ReadLimits {
 // octal, 0b101 binary and 1_000 an integer.
 std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* file,
                                  const ReadLimits& limits = {});
+
+// ReadYamlStream, handing each document to `each` as soon as it is read (which may take it), so
+// that a long stream is never held as Trees all at once. When the stream turns out malformed,
+// throws Error after the documents before the problem went to `each`.
+void ForEachYamlDocument(std::string_view content, const std::string* file,
+                         const std::function<void(Tree&)>& each, const ReadLimits& limits = {});
 
 // The type a plain (unquoted) scalar resolves to, as go-yaml v2 (and so kubectl) resolves it;
 // for the writers' quoting decisions too.

@@ -78,6 +78,22 @@ TEST_CASE("ReadYamlStream returns one tree per document of a stream") {
   CHECK(docs[2].items().size() == 2);
 }
 
+TEST_CASE("ForEachYamlDocument hands over each document before reading the next") {
+  static const std::string kFile = "in.yaml";
+  std::vector<std::string> kinds;
+  std::string error;
+  try {
+    ForEachYamlDocument("kind: A\n---\n---\nkind: B\n---\nkind: [\n", &kFile, [&](Tree& doc) {
+      kinds.push_back(*doc.FindString("kind"));
+      Tree taken = std::move(doc);  // the callee may keep the tree
+    });
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  CHECK(kinds == std::vector<std::string>{"A", "B"});
+  CHECK(error.find("in.yaml:7:1: malformed YAML") == 0);
+}
+
 TEST_CASE("ReadYamlStream skips empty documents, comment-only documents and null documents") {
   std::vector<Tree> docs = Read(
       "---\n"

@@ -373,10 +373,55 @@ std::string JoinPath(std::string_view base, std::string_view rel) {
   return path;
 }
 
+// Calls `each` with the segments of "a.b[*].c": "a", "b", "[*]", "c", views into `path`.
+template <typename Each>
+void ForEachSegment(std::string_view path, Each each) {
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i <= path.size(); ++i) {
+    if (i < path.size() && path[i] != '.' && path[i] != '[') continue;
+    if (i > begin) each(path.substr(begin, i - begin));
+    if (i < path.size() && path[i] == '[') {
+      each(path.substr(i, 3));  // "[*]"
+      i += 2;
+    }
+    begin = i + 1;
+  }
+}
+
+std::vector<std::string_view> Segments(std::string_view path) {
+  std::vector<std::string_view> out;
+  ForEachSegment(path, [&](std::string_view segment) { out.push_back(segment); });
+  return out;
+}
+
+// The rows of each group of kRules, found once: a group's rows are contiguous.
+std::span<const SchemaRule> GroupRows(std::string_view group) {
+  struct Range {
+    std::string_view group;
+    std::size_t begin, end;
+  };
+  static const std::vector<Range> kRanges = [] {
+    std::vector<Range> ranges;
+    for (std::size_t i = 0; i < std::size(kRules); ++i) {
+      if (ranges.empty() || ranges.back().group != kRules[i].group) {
+        for (const Range& r : ranges) {
+          if (r.group == kRules[i].group) throw std::logic_error(fmt::format("schema table: group {} is split", r.group));
+        }
+        ranges.push_back(Range{kRules[i].group, i, i});
+      }
+      ++ranges.back().end;
+    }
+    return ranges;
+  }();
+  for (const Range& r : kRanges) {
+    if (r.group == group) return std::span<const SchemaRule>(kRules).subspan(r.begin, r.end - r.begin);
+  }
+  return {};
+}
+
 void Flatten(std::string_view group, const std::string& base, std::vector<FlatSchemaRule>& out, int depth) {
   if (depth > 16) throw std::logic_error(fmt::format("schema table: groups nest too deep at {}", group));
-  for (const SchemaRule& rule : kRules) {
-    if (rule.group != group) continue;
+  for (const SchemaRule& rule : GroupRows(group)) {
     std::string path = JoinPath(base, rule.path);
     if (rule.check == Check::kUse) {
       Flatten(rule.arg, path, out, depth + 1);
@@ -386,54 +431,48 @@ void Flatten(std::string_view group, const std::string& base, std::vector<FlatSc
   }
 }
 
-// Splits "a.b[*].c" into {"a", "b", "[*]", "c"}, views into `path`.
-std::vector<std::string_view> Segments(std::string_view path) {
-  std::vector<std::string_view> out;
-  std::size_t begin = 0;
-  for (std::size_t i = 0; i <= path.size(); ++i) {
-    if (i < path.size() && path[i] != '.' && path[i] != '[') continue;
-    if (i > begin) out.push_back(path.substr(begin, i - begin));
-    if (i < path.size() && path[i] == '[') {
-      out.push_back(path.substr(i, 3));  // "[*]"
-      i += 2;
-    }
-    begin = i + 1;
-  }
-  return out;
-}
-
-// The flattened rules of a scope as a tree of path segments, so that one walk of a document reaches
-// every rule's values: a prefix shared by many rules (spec.template.spec...) is walked once.
+// The rules of a scope as a tree of path segments, so that one walk of a document reaches every
+// rule's values: a prefix shared by many rules (spec.template.spec...) is walked once. The rules
+// are those of FlattenSchema, in its order.
 struct RuleTrie {
   struct Node {
     std::string_view segment;            // a field name, or "[*]" for every item or map value (in rules)
     std::vector<std::size_t> children;   // indexes into nodes, in the order rules first named them
     std::vector<std::size_t> rules;      // indexes into rules of the rules whose path ends here
   };
-  std::vector<FlatSchemaRule> rules;
+  std::vector<const SchemaRule*> rules;
   std::vector<Node> nodes;  // nodes[0] is the document
 };
 
+std::size_t Child(RuleTrie& trie, std::size_t at, std::string_view segment) {
+  for (std::size_t child : trie.nodes[at].children) {
+    if (trie.nodes[child].segment == segment) return child;
+  }
+  trie.nodes[at].children.push_back(trie.nodes.size());
+  trie.nodes.push_back(RuleTrie::Node{segment, {}, {}});
+  return trie.nodes.size() - 1;
+}
+
+// Adds the rows of `group` below node `at`, following kUse rows into their groups, as Flatten
+// orders them.
+void Insert(RuleTrie& trie, std::string_view group, std::size_t at, int depth) {
+  if (depth > 16) throw std::logic_error(fmt::format("schema table: groups nest too deep at {}", group));
+  for (const SchemaRule& rule : GroupRows(group)) {
+    std::size_t node = at;
+    ForEachSegment(rule.path, [&](std::string_view segment) { node = Child(trie, node, segment); });
+    if (rule.check == Check::kUse) {
+      Insert(trie, rule.arg, node, depth + 1);
+    } else {
+      trie.nodes[node].rules.push_back(trie.rules.size());
+      trie.rules.push_back(&rule);
+    }
+  }
+}
+
 RuleTrie BuildTrie(SchemaScope scope) {
   RuleTrie trie;
-  trie.rules = FlattenSchema(scope);
   trie.nodes.emplace_back();
-  for (std::size_t r = 0; r < trie.rules.size(); ++r) {
-    std::size_t at = 0;
-    for (std::string_view segment : Segments(trie.rules[r].path)) {
-      std::size_t next = 0;
-      for (std::size_t child : trie.nodes[at].children) {
-        if (trie.nodes[child].segment == segment) next = child;
-      }
-      if (next == 0) {
-        next = trie.nodes.size();
-        trie.nodes[at].children.push_back(next);
-        trie.nodes.push_back(RuleTrie::Node{segment, {}, {}});
-      }
-      at = next;
-    }
-    trie.nodes[at].rules.push_back(r);
-  }
+  Insert(trie, kRootGroup[static_cast<int>(scope)], 0, 0);
   return trie;
 }
 
@@ -745,7 +784,7 @@ class Checker {
     const RuleTrie::Node& here = trie_.nodes[at];
     for (std::size_t r : here.rules) {
       rule_ = r;
-      One(trie_.rules[r], Target{&node, &steps_, where});
+      One(*trie_.rules[r], Target{&node, &steps_, where});
     }
     for (std::size_t child : here.children) {
       const std::string_view segment = trie_.nodes[child].segment;
@@ -785,7 +824,7 @@ class Checker {
     rule_of_.push_back(rule_);
   }
 
-  void One(const FlatSchemaRule& rule, const Target& t) {
+  void One(const SchemaRule& rule, const Target& t) {
     const Tree& v = *t.value;
     switch (rule.check) {
       case Check::kRequired:

@@ -21,13 +21,35 @@ std::string Path(const std::string& parent, std::string_view field) {
 
 }  // namespace
 
-Origin FieldPositions::Find(std::string path) const {
-  if (!origins_) return {};
+void FieldPositions::Record(std::string_view path, const Origin& origin) {
+  if (!entries_.empty() && PathOf(entries_.back()) == path) return;  // the value after its key
+  entries_.push_back(Entry{static_cast<std::uint32_t>(text_.size()), static_cast<std::uint32_t>(path.size()), origin});
+  text_.append(path);
+  index_.clear();
+}
+
+const FieldPositions::Entry* FieldPositions::Lookup(std::string_view path) const {
+  constexpr std::size_t kScanned = 64;  // fewer entries than this are scanned, not indexed
+  if (entries_.size() < kScanned) {
+    for (const Entry& e : entries_) {
+      if (e.size == path.size() && PathOf(e) == path) return &e;
+    }
+    return nullptr;
+  }
+  if (index_.empty()) {
+    index_.reserve(entries_.size());
+    for (std::uint32_t i = 0; i < entries_.size(); ++i) index_.emplace(PathOf(entries_[i]), i);  // the first wins
+  }
+  auto it = index_.find(path);
+  return it == index_.end() ? nullptr : &entries_[it->second];
+}
+
+Origin FieldPositions::Find(std::string_view path) const {
   while (true) {
-    if (auto it = origins_->find(path); it != origins_->end()) return it->second;
+    if (const Entry* e = Lookup(path)) return e->origin;
     auto cut = path.find_last_of(".[");
-    if (cut == std::string::npos) return {};
-    path.resize(cut);
+    if (cut == std::string_view::npos) return {};
+    path = path.substr(0, cut);
   }
 }
 

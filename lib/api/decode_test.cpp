@@ -1,6 +1,7 @@
 #include "api/decode.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "api/defaults.h"
 #include "util/error.h"
@@ -267,6 +268,30 @@ TEST_CASE("documents are named by kind, namespace and name") {
   CHECK(DescribeDocument(ReadYamlStream("metadata: {name: a}", &kFile).at(0), "ClusterTrainingRuntime") ==
         "ClusterTrainingRuntime a");
   CHECK(DescribeDocument(ReadYamlStream("spec: {}", &kFile).at(0), "TrainJob") == "TrainJob");
+}
+
+TEST_CASE("field positions keep a field's key origin, fall back to ancestors, and copy whole") {
+  static const std::string kFile = "job.yaml";
+  auto at = [](std::uint32_t line, std::uint32_t column) { return Origin::Input(&kFile, line, column); };
+  FieldPositions positions;
+  positions.Record("spec", at(5, 1));
+  positions.Record("spec", at(6, 3));  // its value, just after: the key's origin stays
+  positions.Record("spec.trainer", at(6, 3));
+  for (std::uint32_t i = 0; i < 100; ++i) positions.Record(fmt::format("spec.trainer.env[{}]", i), at(10 + i, 7));
+  CHECK(positions.Find("spec").Position() == "job.yaml:5:1");
+  CHECK(positions.Find("spec.trainer.env[42]").Position() == "job.yaml:52:7");   // looked up by index
+  CHECK(positions.Find("spec.trainer.env[42].value").Position() == "job.yaml:52:7");
+  CHECK(positions.Find("spec.trainer.image").Position() == "job.yaml:6:3");
+  CHECK_FALSE(positions.Find("metadata.name").HasPosition());
+
+  FieldPositions copy = positions;
+  copy.Record("spec.trainer.image", at(200, 5));
+  CHECK(copy.Find("spec.trainer.image").Position() == "job.yaml:200:5");
+  CHECK(copy.Find("spec.trainer.env[99]").Position() == "job.yaml:109:7");
+  CHECK(positions.Find("spec.trainer.image").Position() == "job.yaml:6:3");  // the original is untouched
+  std::size_t seen = 0;
+  copy.ForEach([&](std::string_view, const Origin&) { ++seen; });
+  CHECK(seen == 103);
 }
 
 }  // namespace trainer

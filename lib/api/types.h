@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -30,30 +31,46 @@ using StringMap = std::map<std::string, std::string>;
 // Where each decoded field stands in its file, by field path ("spec.trainer.numNodes").
 class FieldPositions {
  public:
-  // Keeps the first origin recorded for a path: the field's key, before its value.
-  void Record(const std::string& path, const Origin& origin) { Own().emplace(path, origin); }
+  FieldPositions() = default;
+  FieldPositions(const FieldPositions& other) : text_(other.text_), entries_(other.entries_) {}
+  FieldPositions& operator=(const FieldPositions& other) {
+    if (this != &other) {
+      text_ = other.text_;
+      entries_ = other.entries_;
+      index_.clear();
+    }
+    return *this;
+  }
+  FieldPositions(FieldPositions&&) noexcept = default;
+  FieldPositions& operator=(FieldPositions&&) noexcept = default;
+
+  // Keeps the first origin recorded for a path: the decoder records a field's key and then, at
+  // once, its value, and the key's is the one kept.
+  void Record(std::string_view path, const Origin& origin);
   // The origin of `path`, or of its nearest recorded ancestor.
-  Origin Find(std::string path) const;
-  // Calls visit(path, origin) for every recorded field, in no particular order.
+  Origin Find(std::string_view path) const;
+  // Calls visit(path, origin) for every recorded field, in the order recorded.
   template <class Visit>
   void ForEach(Visit visit) const {
-    if (origins_) {
-      for (const auto& [path, origin] : *origins_) visit(path, origin);
-    }
+    for (const Entry& e : entries_) visit(PathOf(e), e.origin);
   }
 
  private:
-  using Map = std::unordered_map<std::string, Origin>;
-  // Shared between copies (the pipeline copies a TrainJob for its plugins) until one records more.
-  Map& Own() {
-    if (!origins_) {
-      origins_ = std::make_shared<Map>();
-    } else if (origins_.use_count() > 1) {
-      origins_ = std::make_shared<Map>(*origins_);
-    }
-    return *origins_;
-  }
-  std::shared_ptr<Map> origins_;
+  // A decoded TrainJob records a hundred or so paths: they share one buffer rather than each
+  // taking a string (and a hash node) of its own.
+  struct Entry {
+    std::uint32_t offset;
+    std::uint32_t size;
+    Origin origin;
+  };
+  std::string_view PathOf(const Entry& e) const { return std::string_view(text_).substr(e.offset, e.size); }
+  const Entry* Lookup(std::string_view path) const;
+
+  std::string text_;            // the recorded paths, one after another
+  std::vector<Entry> entries_;  // in the order recorded
+  // Paths by position in entries_, for objects with many fields; built on the first lookup after
+  // a change (its views point into text_).
+  mutable std::unordered_map<std::string_view, std::uint32_t> index_;
 };
 
 struct ObjectMeta {

@@ -71,7 +71,7 @@ Explain OriginExplainer(const TrainJob& job, const Runtime& runtime) {
   std::vector<Document> documents{{job.origin.file, job.origin.line, kTrainJobKind},
                                   {runtime.origin.file, runtime.origin.line, runtime.kind}};
   auto fields = std::make_shared<std::map<std::tuple<const std::string*, std::uint32_t, std::uint32_t>, std::string>>();
-  job.positions.ForEach([&](const std::string& path, const Origin& o) {
+  job.positions.ForEach([&](std::string_view path, const Origin& o) {
     auto key = std::make_tuple(o.file, o.line, o.column);
     auto [it, added] = fields->emplace(key, path);
     if (!added && path.size() > it->second.size()) it->second = path;  // the deepest field at a key

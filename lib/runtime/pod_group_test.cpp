@@ -141,7 +141,10 @@ const std::map<std::string, std::set<std::string>> kSpecFields = {
      {"minMember", "minTaskMember", "queue", "priorityClassName", "minResources", "networkTopology"}},
 };
 
-std::set<std::string> Keys(const Tree& map) { return {map.keys().begin(), map.keys().end()}; }
+std::set<std::string> Keys(const Tree& map) {
+  std::vector<std::string> keys = map.keys();
+  return {keys.begin(), keys.end()};
+}
 
 void CheckPodGroup(const Tree& pg, const std::string& where) {
   INFO(where);

@@ -50,7 +50,7 @@ Tree Tree::String(std::string value, Origin origin) {
 std::size_t Tree::Position(std::string_view key) const {
   if (!index_.slots_) {
     for (std::size_t i = 0; i < keys_.size(); ++i) {
-      if (keys_[i] == key) return i;
+      if (keys_[i].text == key) return i;
     }
     return keys_.size();
   }
@@ -58,14 +58,14 @@ std::size_t Tree::Position(std::string_view key) const {
   std::size_t mask = slots.size() - 1;
   for (std::size_t s = std::hash<std::string_view>{}(key) & mask;; s = (s + 1) & mask) {
     if (slots[s] == 0) return keys_.size();
-    if (keys_[slots[s] - 1] == key) return slots[s] - 1;
+    if (keys_[slots[s] - 1].text == key) return slots[s] - 1;
   }
 }
 
 void Tree::IndexKey(std::size_t position) {
   std::vector<std::uint32_t>& slots = *index_.slots_;
   std::size_t mask = slots.size() - 1;
-  std::size_t s = std::hash<std::string_view>{}(keys_[position]) & mask;
+  std::size_t s = std::hash<std::string_view>{}(keys_[position].text) & mask;
   while (slots[s] != 0) s = (s + 1) & mask;
   slots[s] = static_cast<std::uint32_t>(position + 1);
 }
@@ -82,6 +82,13 @@ void Tree::RebuildIndex() {
   for (std::size_t i = 0; i < keys_.size(); ++i) IndexKey(i);
 }
 
+std::vector<std::string> Tree::keys() const {
+  std::vector<std::string> out;
+  out.reserve(keys_.size());
+  for (const MapKey& k : keys_) out.push_back(k.text);
+  return out;
+}
+
 const Tree* Tree::Find(std::string_view key) const {
   std::size_t i = Position(key);
   return i < keys_.size() ? &items_[i] : nullptr;
@@ -96,8 +103,7 @@ Tree& Tree::Set(std::string_view key, Tree value, Origin key_origin) {
     *existing = std::move(value);
     return *existing;
   }
-  keys_.emplace_back(key);
-  key_origins_.push_back(key_origin);
+  keys_.push_back(MapKey{std::string(key), key_origin});
   items_.push_back(std::move(value));
   if (index_.slots_ && 2 * keys_.size() <= index_.slots_->size()) {
     IndexKey(keys_.size() - 1);
@@ -116,7 +122,6 @@ bool Tree::Erase(std::string_view key) {
   std::size_t i = Position(key);
   if (i == keys_.size()) return false;
   keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(i));
-  key_origins_.erase(key_origins_.begin() + static_cast<std::ptrdiff_t>(i));
   items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(i));
   if (index_.slots_) RebuildIndex();
   return true;
@@ -144,7 +149,7 @@ bool operator==(const Tree& a, const Tree& b) {
     case Tree::Type::kMap: {
       if (a.keys_.size() != b.keys_.size()) return false;
       for (std::size_t i = 0; i < a.keys_.size(); ++i) {
-        const Tree* other = b.Find(a.keys_[i]);
+        const Tree* other = b.Find(a.keys_[i].text);
         if (!other || !(a.items_[i] == *other)) return false;
       }
       return true;
@@ -155,7 +160,7 @@ bool operator==(const Tree& a, const Tree& b) {
 
 void Tree::SetOriginRecursive(const Origin& origin) {
   origin_ = origin;
-  for (auto& o : key_origins_) o = origin;
+  for (auto& k : keys_) k.origin = origin;
   for (auto& item : items_) item.SetOriginRecursive(origin);
 }
 

@@ -81,9 +81,10 @@ class Tree {
 
   // Map access. Keys are unique; Set replaces an existing key in place, or appends.
   std::size_t size() const { return items_.size(); }
-  const std::vector<std::string>& keys() const { return keys_; }
-  const std::string& KeyAt(std::size_t i) const { return keys_[i]; }
-  const Origin& KeyOriginAt(std::size_t i) const { return key_origins_[i]; }
+  // The keys in order (a copy: for tests and messages).
+  std::vector<std::string> keys() const;
+  const std::string& KeyAt(std::size_t i) const { return keys_[i].text; }
+  const Origin& KeyOriginAt(std::size_t i) const { return keys_[i].origin; }
   const Tree* Find(std::string_view key) const;
   Tree* Find(std::string_view key);
   Tree& Set(std::string_view key, Tree value, Origin key_origin = {});
@@ -144,8 +145,11 @@ class Tree {
   bool boolean_ = false;
   std::int64_t integer_ = 0;
   std::string text_;
-  std::vector<std::string> keys_;  // map keys, parallel to items_
-  std::vector<Origin> key_origins_;
+  struct MapKey {
+    std::string text;
+    Origin origin;
+  };
+  std::vector<MapKey> keys_;  // map keys, parallel to items_
   std::vector<Tree> items_;  // list items, or map values
   KeyIndex index_;           // maps of kIndexedMapSize keys or more
   Origin origin_;

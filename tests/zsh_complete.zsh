@@ -25,10 +25,14 @@ zpty -w complete "compadd() {
   (( \$#__matches )) && print -rl -- \$__matches >> ${(q)out}
   builtin compadd \"\$@\"
 }"
+# TAB's widget, then a mark on the terminal: the line is wiped only once completion has finished
+# (zle may cut a completion short when more input is already waiting).
+zpty -w complete "tab-then-mark() { zle expand-or-complete; print -n -- completed-\$((6 * 7)) >/dev/tty; }; zle -N tab-then-mark; bindkey '^I' tab-then-mark"
 zpty -w complete "print -- ready-\$((6 * 7))"
 zpty -r complete _ '*ready-42*' || exit 2
 # The line, a TAB, then wipe the line and leave.
 zpty -w -n complete "$line"$'\t'
+zpty -r complete _ '*completed-42*' || exit 2
 zpty -w complete $'\C-u'"print -- done-\$((6 * 7)); exit"
 zpty -r complete _ '*done-42*' || exit 2
 sort -u $out

@@ -164,9 +164,9 @@ class JobSet : public PreComponentBuilderPlugin, public ComponentBuilderPlugin, 
     } else {
       spec.Erase("suspend");
     }
-    // A copy: builders that run later read the same (now complete) spec from the Info, as upstream's
-    // share its apply configuration.
-    objects.push_back(MakeJobSet(info, job, spec));
+    // Builders that run later read the same (now complete) spec through the Info.
+    objects.push_back(MakeJobSet(info, job, std::move(spec)));
+    info.template_spec.built = objects.back().Find("spec");
   }
 
   void Validate(const Info* info, const TrainJob*, const TrainJob& job, Diagnostics& errors) override {

@@ -85,7 +85,14 @@ struct Scheduler {
 
 struct TemplateSpec {
   Tree obj_apply;  // jobset.x-k8s.io/v1alpha2 JobSetSpec apply configuration
+  // Set by the JobSet builder, which moves obj_apply into the JobSet it builds (no copy): the spec
+  // there, for the builders after it, as upstream's share one apply configuration. It stays valid
+  // while that object is not changed (the objects' vector may move: a Tree's values do not).
+  const Tree* built = nullptr;
   std::vector<PodSet> pod_sets;
+
+  // The spec, wherever it is now.
+  const Tree& Spec() const { return built ? *built : obj_apply; }
 };
 
 struct Info {

@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <functional>
 #include <limits>
 
 #include "k8s/typed_roundtrip.h"
@@ -16,7 +15,24 @@ namespace trainer {
 namespace {
 
 std::string Path(const std::string& parent, std::string_view field) {
-  return parent.empty() ? std::string(field) : fmt::format("{}.{}", parent, field);
+  if (parent.empty()) return std::string(field);
+  std::string path;
+  path.reserve(parent.size() + 1 + field.size());
+  path.append(parent).append(1, '.').append(field);
+  return path;
+}
+
+// "parent[key]": a map value's path, or a list item's with the index as key.
+std::string Bracketed(const std::string& parent, std::string_view key) {
+  std::string path;
+  path.reserve(parent.size() + key.size() + 2);
+  path.append(parent).append(1, '[').append(key).append(1, ']');
+  return path;
+}
+std::string Bracketed(const std::string& parent, std::size_t index) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, index);
+  return Bracketed(parent, std::string_view(digits, static_cast<std::size_t>(end - digits)));
 }
 
 }  // namespace
@@ -124,7 +140,7 @@ class Decoder {
     if (!Expect(t, path, Tree::Type::kMap)) return;
     for (std::size_t i = 0; i < t.size(); ++i) {
       const Tree& v = t.items()[i];
-      std::string child = fmt::format("{}[{}]", path, t.KeyAt(i));
+      std::string child = Bracketed(path, t.KeyAt(i));
       if (v.IsNull()) continue;
       std::string value;
       Read(v, child, value);
@@ -136,7 +152,7 @@ class Decoder {
     if (!Expect(t, path, Tree::Type::kList)) return;
     for (std::size_t i = 0; i < t.items().size(); ++i) {
       T item{};
-      Read(t.items()[i], fmt::format("{}[{}]", path, i), item);
+      Read(t.items()[i], Bracketed(path, i), item);
       out.push_back(std::move(item));
     }
   }
@@ -167,7 +183,7 @@ class Decoder {
     if (t.IsNull() || !Expect(t, path, Tree::Type::kList)) return;
     for (std::size_t i = 0; i < t.items().size(); ++i) {
       Tree item;
-      ReadCore(t.items()[i], fmt::format("{}[{}]", path, i), type_name, item);
+      ReadCore(t.items()[i], Bracketed(path, i), type_name, item);
       out.push_back(std::move(item));
     }
   }
@@ -179,8 +195,9 @@ class Decoder {
   }
 
   // Walks the fields of a map, strictly: fields not claimed by `visit` are errors.
-  void Object(const Tree& t, const std::string& path,
-              const std::function<bool(std::string_view key, const Tree& value, const std::string& field_path)>& visit) {
+  // visit(key, value, field_path) says whether it knows the field.
+  template <class Visit>
+  void Object(const Tree& t, const std::string& path, const Visit& visit) {
     if (!Expect(t, path, Tree::Type::kMap)) return;
     for (std::size_t i = 0; i < t.size(); ++i) {
       std::string field_path = Path(path, t.KeyAt(i));
@@ -293,7 +310,7 @@ class Decoder {
         if (v.IsNull() || !Expect(v, p, Tree::Type::kList)) return true;
         for (std::size_t i = 0; i < v.items().size(); ++i) {
           LocalObjectReference gate;  // PodSchedulingGate has the same single field
-          Read(v.items()[i], fmt::format("{}[{}]", p, i), gate);
+          Read(v.items()[i], Bracketed(p, i), gate);
           s.scheduling_gates.push_back(gate.name);
         }
         return true;

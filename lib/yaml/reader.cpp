@@ -438,6 +438,11 @@ Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
   static constexpr std::string_view kFalse[] = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"};
   static constexpr std::string_view kFloatWords[] = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf",
                                                      "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"};
+  // Every word below and every number starts with one of these: other text is a string (most
+  // names, images and paths).
+  if (!text.empty() && std::string_view("~nNyYtTfFoO.+-0123456789").find(text[0]) == std::string_view::npos) {
+    return Tree::String(text, origin);
+  }
   for (auto w : kNull) {
     if (text == w) return Tree::Null(origin);
   }

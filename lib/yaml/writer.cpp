@@ -322,8 +322,22 @@ void WriteLiteral(std::string_view s, int indent, std::string& out) {
   }
 }
 
+// Text that is plain at once: it starts with a letter that starts no YAML word (y, n, true, on,
+// null...) and has no blank, break, ':' or '#' (most keys, names and images).
+bool PlainAtOnce(std::string_view s) {
+  if (s.empty()) return false;
+  const char c = s.front();
+  const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  return letter && std::string_view("nNyYtTfFoO").find(c) == std::string_view::npos && AllQuiet(s);
+}
+
 // Writes a string scalar after "key: " or "- "; `indent` is the block's content indentation.
 void WriteString(std::string_view s, int indent, std::string& out, bool newline_after) {
+  if (PlainAtOnce(s)) {
+    out.append(s);
+    if (newline_after) out.push_back('\n');
+    return;
+  }
   bool multiline = s.find('\n') != std::string_view::npos;
   ScalarStyles styles = AnalyzeScalar(s);
   if (multiline && styles.literal) {
@@ -341,7 +355,9 @@ void WriteString(std::string_view s, int indent, std::string& out, bool newline_
 }
 
 void WriteKey(std::string_view key, std::string& out) {
-  if (!key.empty() && !ReadsAsNonString(key) && AnalyzeScalar(key).plain) {
+  if (PlainAtOnce(key)) {
+    out.append(key);
+  } else if (!key.empty() && !ReadsAsNonString(key) && AnalyzeScalar(key).plain) {
     out.append(key);
   } else if (!key.empty() && !ReadsAsNonString(key) && AnalyzeScalar(key).single_quoted && key.find('\n') == std::string_view::npos) {
     WriteSingleQuoted(key, out);
@@ -561,6 +577,11 @@ void WriteJson(const Tree& value, std::string& out, int indent) {
       return;
     }
   }
+}
+
+bool PlainAtOnceForTest(std::string_view text, bool* full) {
+  *full = !text.empty() && !ReadsAsNonString(text) && AnalyzeScalar(text, false).plain;
+  return PlainAtOnce(text);
 }
 
 std::string ScalarStylesForTest(std::string_view text, bool fast) {

@@ -28,6 +28,9 @@ void WriteJson(const Tree& value, std::string& out, int indent = 0);
 // For tests: the block styles libyaml allows for `text` ("psl": plain, single-quoted, literal; "-"
 // where not), with or without the fast path for names made of quiet ASCII.
 std::string ScalarStylesForTest(std::string_view text, bool fast);
+// For tests: whether the writer takes `text` as plain at once, without analysis; `full` is set to
+// what the full analysis (the plain style allowed, and not reading as another type) says.
+bool PlainAtOnceForTest(std::string_view text, bool* full);
 
 // go-yaml v2's ordering of map keys.
 bool YamlKeyLess(std::string_view a, std::string_view b);

@@ -487,4 +487,30 @@ TEST_CASE("the quiet-ASCII fast path allows the styles the full scalar analysis 
   CHECK(differing == 0);
 }
 
+TEST_CASE("text the writer takes as plain at once is plain to the full analysis") {
+  std::vector<std::string> texts = {"no", "No", "nope", "yes", "y", "Off", "on", "true", "True", "null", "abc", "a",
+                                    "a:b", "a: b", "a#b", "a #b", "image:tag", "registry/x", "x.y-z_1", "Z"};
+  const std::string alphabet = "aNyoTf-_./:#?,[]{}&*!|>'\"%@`=+ ~0\n\t";
+  std::uint32_t seed = 777;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+  for (int i = 0; i < 20000; ++i) {
+    std::string text;
+    for (std::uint32_t n = 1 + next() % 8; n > 0; --n) text.push_back(alphabet[next() % alphabet.size()]);
+    texts.push_back(text);
+  }
+  int taken = 0;
+  for (const std::string& text : texts) {
+    bool full = false;
+    if (!PlainAtOnceForTest(text, &full)) continue;
+    ++taken;
+    CHECK_MESSAGE(full, "taken as plain at once, but not plain: \"" << text << "\"");
+  }
+  CHECK(taken > 100);  // the shortcut is exercised
+  bool full = false;
+  CHECK_FALSE(PlainAtOnceForTest("no", &full));
+  CHECK_FALSE(PlainAtOnceForTest("Off", &full));
+  CHECK_FALSE(PlainAtOnceForTest("a: b", &full));
+  CHECK(PlainAtOnceForTest("abc", &full));
+}
+
 }  // namespace trainer

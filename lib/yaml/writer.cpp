@@ -322,13 +322,15 @@ void WriteLiteral(std::string_view s, int indent, std::string& out) {
   }
 }
 
-// Text that is plain at once: it starts with a letter that starts no YAML word (y, n, true, on,
-// null...) and has no blank, break, ':' or '#' (most keys, names and images).
+// Text that is plain at once: it starts with a letter, has no blank, break, ':' or '#', and is not
+// one of YAML's words (y, no, true, null, off...: at most five letters), as most keys, names and
+// images are.
 bool PlainAtOnce(std::string_view s) {
   if (s.empty()) return false;
   const char c = s.front();
   const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-  return letter && std::string_view("nNyYtTfFoO").find(c) == std::string_view::npos && AllQuiet(s);
+  if (!letter || !AllQuiet(s)) return false;
+  return s.size() > 5 || std::string_view("nNyYtTfFoO").find(c) == std::string_view::npos || !ReadsAsNonString(s);
 }
 
 // Writes a string scalar after "key: " or "- "; `indent` is the block's content indentation.

@@ -510,7 +510,12 @@ TEST_CASE("text the writer takes as plain at once is plain to the full analysis"
   CHECK_FALSE(PlainAtOnceForTest("no", &full));
   CHECK_FALSE(PlainAtOnceForTest("Off", &full));
   CHECK_FALSE(PlainAtOnceForTest("a: b", &full));
+  CHECK_FALSE(PlainAtOnceForTest("false", &full));
+  CHECK_FALSE(PlainAtOnceForTest("NULL", &full));
   CHECK(PlainAtOnceForTest("abc", &full));
+  CHECK(PlainAtOnceForTest("name", &full));
+  CHECK(PlainAtOnceForTest("nodeSelector", &full));
+  CHECK(PlainAtOnceForTest("offset", &full));
 }
 
 }  // namespace trainer

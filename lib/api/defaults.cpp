@@ -3,6 +3,8 @@
 #include <charconv>
 #include <vector>
 
+#include "util/field_path.h"
+
 namespace trainer {
 
 namespace {
@@ -124,37 +126,57 @@ Tree MakeValue(const DefaultRule& rule) {
   }
 }
 
-// Splits "a.b[*].c" into {"a", "b", "[*]", "c"}.
-std::vector<std::string_view> Segments(std::string_view path) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= path.size(); ++i) {
-    if (i == path.size() || path[i] == '.' || path[i] == '[') {
-      if (i > start) out.push_back(path.substr(start, i - start));
-      if (i < path.size() && path[i] == '[') {
-        out.push_back(path.substr(i, 3));
-        i += 2;
+// The rules of a scope as a tree of path segments, so that a document is walked once however
+// many rules share a prefix (spec.runtimePatches[*]...). Children keep the order in which rules
+// first named them, so each map gets its defaults in the table's order.
+struct RuleTree {
+  struct Node {
+    std::string_view segment;             // a field name, or "[*]" for every item of a list
+    std::vector<std::size_t> children;    // indexes into nodes
+    std::vector<const DefaultRule*> rules;  // the rules whose path ends here
+  };
+  std::vector<Node> nodes;  // nodes[0] is the document
+};
+
+RuleTree BuildTree(Scope scope) {
+  RuleTree tree;
+  tree.nodes.emplace_back();
+  for (const DefaultRule& rule : kRules) {
+    if (rule.scope != scope) continue;
+    std::size_t at = 0;
+    ForEachSegment(rule.path, [&](std::string_view segment) {
+      for (std::size_t child : tree.nodes[at].children) {
+        if (tree.nodes[child].segment == segment) {
+          at = child;
+          return;
+        }
       }
-      start = i + 1;
-    }
+      tree.nodes[at].children.push_back(tree.nodes.size());
+      tree.nodes.push_back(RuleTree::Node{segment, {}, {}});
+      at = tree.nodes.size() - 1;
+    });
+    tree.nodes[at].rules.push_back(&rule);
   }
-  return out;
+  return tree;
 }
 
-void Apply(Tree& node, const std::vector<std::string_view>& segments, std::size_t at, const DefaultRule& rule) {
-  std::string_view segment = segments[at];
-  if (segment == "[*]") {
-    if (!node.IsList()) return;
-    for (Tree& item : node.items()) Apply(item, segments, at + 1, rule);
-    return;
+// Sets the defaults below `node`, which stands at tree node `at`.
+void Apply(const RuleTree& tree, std::size_t at, Tree& node) {
+  for (std::size_t c : tree.nodes[at].children) {
+    const RuleTree::Node& child = tree.nodes[c];
+    if (child.segment == "[*]") {
+      if (node.IsList()) {
+        for (Tree& item : node.items()) Apply(tree, c, item);
+      }
+      continue;
+    }
+    if (!node.IsMap()) continue;
+    Tree* value = node.Find(child.segment);
+    for (const DefaultRule* rule : child.rules) {
+      if (value == nullptr || value->IsNull()) value = &node.Set(child.segment, MakeValue(*rule), Origin::Default());
+    }
+    if (value != nullptr && !child.children.empty()) Apply(tree, c, *value);
   }
-  if (!node.IsMap()) return;
-  Tree* child = node.Find(segment);
-  if (at + 1 == segments.size()) {
-    if (child == nullptr || child->IsNull()) node.Set(segment, MakeValue(rule), Origin::Default());
-    return;
-  }
-  if (child != nullptr) Apply(*child, segments, at + 1, rule);
 }
 
 }  // namespace
@@ -162,14 +184,14 @@ void Apply(Tree& node, const std::vector<std::string_view>& segments, std::size_
 std::span<const DefaultRule> DefaultRules() { return kRules; }
 
 void ApplyDefaults(Tree& document, DefaultRule::Scope scope) {
-  static const std::vector<std::vector<std::string_view>> kSegments = [] {
-    std::vector<std::vector<std::string_view>> all;
-    for (const DefaultRule& rule : kRules) all.push_back(Segments(rule.path));
-    return all;
-  }();
-  for (std::size_t i = 0; i < std::size(kRules); ++i) {
-    if (kRules[i].scope == scope) Apply(document, kSegments[i], 0, kRules[i]);
+  // Each scope's tree is built on its first use.
+  if (scope == Scope::kTrainJob) {
+    static const RuleTree kTrainJob = BuildTree(Scope::kTrainJob);
+    Apply(kTrainJob, 0, document);
+    return;
   }
+  static const RuleTree kRuntime = BuildTree(Scope::kRuntime);
+  Apply(kRuntime, 0, document);
 }
 
 }  // namespace trainer

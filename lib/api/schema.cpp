@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "util/field_path.h"
 #include "util/go_format.h"
 
 namespace trainer {
@@ -371,27 +372,6 @@ std::string JoinPath(std::string_view base, std::string_view rel) {
   if (rel.front() != '[') path.push_back('.');
   path.append(rel);
   return path;
-}
-
-// Calls `each` with the segments of "a.b[*].c": "a", "b", "[*]", "c", views into `path`.
-template <typename Each>
-void ForEachSegment(std::string_view path, Each each) {
-  std::size_t begin = 0;
-  for (std::size_t i = 0; i <= path.size(); ++i) {
-    if (i < path.size() && path[i] != '.' && path[i] != '[') continue;
-    if (i > begin) each(path.substr(begin, i - begin));
-    if (i < path.size() && path[i] == '[') {
-      each(path.substr(i, 3));  // "[*]"
-      i += 2;
-    }
-    begin = i + 1;
-  }
-}
-
-std::vector<std::string_view> Segments(std::string_view path) {
-  std::vector<std::string_view> out;
-  ForEachSegment(path, [&](std::string_view segment) { out.push_back(segment); });
-  return out;
 }
 
 // The rows of each group of kRules, found once: a group's rows are contiguous.

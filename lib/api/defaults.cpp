@@ -126,36 +126,14 @@ Tree MakeValue(const DefaultRule& rule) {
   }
 }
 
-// The rules of a scope as a tree of path segments, so that a document is walked once however
-// many rules share a prefix (spec.runtimePatches[*]...). Children keep the order in which rules
-// first named them, so each map gets its defaults in the table's order.
-struct RuleTree {
-  struct Node {
-    std::string_view segment;             // a field name, or "[*]" for every item of a list
-    std::vector<std::size_t> children;    // indexes into nodes
-    std::vector<const DefaultRule*> rules;  // the rules whose path ends here
-  };
-  std::vector<Node> nodes;  // nodes[0] is the document
-};
+// The rules of a scope on a tree of their paths: a document is walked once, and each map gets its
+// defaults in the table's order.
+using RuleTree = PathTree<const DefaultRule*>;
 
 RuleTree BuildTree(Scope scope) {
   RuleTree tree;
-  tree.nodes.emplace_back();
   for (const DefaultRule& rule : kRules) {
-    if (rule.scope != scope) continue;
-    std::size_t at = 0;
-    ForEachSegment(rule.path, [&](std::string_view segment) {
-      for (std::size_t child : tree.nodes[at].children) {
-        if (tree.nodes[child].segment == segment) {
-          at = child;
-          return;
-        }
-      }
-      tree.nodes[at].children.push_back(tree.nodes.size());
-      tree.nodes.push_back(RuleTree::Node{segment, {}, {}});
-      at = tree.nodes.size() - 1;
-    });
-    tree.nodes[at].rules.push_back(&rule);
+    if (rule.scope == scope) tree.nodes[tree.Add(0, rule.path)].rules.push_back(&rule);
   }
   return tree;
 }

@@ -411,35 +411,18 @@ void Flatten(std::string_view group, const std::string& base, std::vector<FlatSc
   }
 }
 
-// The rules of a scope as a tree of path segments, so that one walk of a document reaches every
-// rule's values: a prefix shared by many rules (spec.template.spec...) is walked once. The rules
-// are those of FlattenSchema, in its order.
-struct RuleTrie {
-  struct Node {
-    std::string_view segment;            // a field name, or "[*]" for every item or map value (in rules)
-    std::vector<std::size_t> children;   // indexes into nodes, in the order rules first named them
-    std::vector<std::size_t> rules;      // indexes into rules of the rules whose path ends here
-  };
+// The rules of a scope on a tree of their paths; a node's rules are indexes into `rules`, which
+// holds those of FlattenSchema, in its order.
+struct RuleTrie : PathTree<std::size_t> {
   std::vector<const SchemaRule*> rules;
-  std::vector<Node> nodes;  // nodes[0] is the document
 };
-
-std::size_t Child(RuleTrie& trie, std::size_t at, std::string_view segment) {
-  for (std::size_t child : trie.nodes[at].children) {
-    if (trie.nodes[child].segment == segment) return child;
-  }
-  trie.nodes[at].children.push_back(trie.nodes.size());
-  trie.nodes.push_back(RuleTrie::Node{segment, {}, {}});
-  return trie.nodes.size() - 1;
-}
 
 // Adds the rows of `group` below node `at`, following kUse rows into their groups, as Flatten
 // orders them.
 void Insert(RuleTrie& trie, std::string_view group, std::size_t at, int depth) {
   if (depth > 16) throw std::logic_error(fmt::format("schema table: groups nest too deep at {}", group));
   for (const SchemaRule& rule : GroupRows(group)) {
-    std::size_t node = at;
-    ForEachSegment(rule.path, [&](std::string_view segment) { node = Child(trie, node, segment); });
+    std::size_t node = trie.Add(at, rule.path);
     if (rule.check == Check::kUse) {
       Insert(trie, rule.arg, node, depth + 1);
     } else {
@@ -451,7 +434,6 @@ void Insert(RuleTrie& trie, std::string_view group, std::size_t at, int depth) {
 
 RuleTrie BuildTrie(SchemaScope scope) {
   RuleTrie trie;
-  trie.nodes.emplace_back();
   Insert(trie, kRootGroup[static_cast<int>(scope)], 0, 0);
   return trie;
 }

@@ -358,15 +358,20 @@ Inputs LoadAll(const LoadOptions& options, FileSystem& fs, const JobHandler& on_
   return inputs;
 }
 
-bool Inputs::RefersToRefusedRuntime(const TrainJob& job) const {
+namespace {
+
+// The key of the runtime a TrainJob refers to.
+std::string RuntimeKeyOf(const TrainJob& job) {
   const RuntimeRef& ref = job.spec.runtime_ref;
-  std::string key = RuntimeKey(ref.kind.value_or(""), job.metadata.namespace_, ref.name);
-  return refused_runtimes.count(key) != 0;
+  return RuntimeKey(ref.kind.value_or(""), job.metadata.namespace_, ref.name);
 }
 
+}  // namespace
+
+bool Inputs::RefersToRefusedRuntime(const TrainJob& job) const { return refused_runtimes.count(RuntimeKeyOf(job)) != 0; }
+
 bool Inputs::RuntimeSettled(const TrainJob& job) const {
-  const RuntimeRef& ref = job.spec.runtime_ref;
-  std::string key = RuntimeKey(ref.kind.value_or(""), job.metadata.namespace_, ref.name);
+  std::string key = RuntimeKeyOf(job);
   return runtime_index.count(key) != 0 || refused_runtimes.count(key) != 0;
 }
 

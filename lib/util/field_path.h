@@ -29,4 +29,33 @@ inline std::vector<std::string_view> Segments(std::string_view path) {
   return out;
 }
 
+// Rules keyed by field path, as a tree of path segments, so that one walk of a document reaches
+// every rule however many share a prefix (spec.template.spec...). Children keep the order in which
+// paths first named them; segments are views into the paths added, which must outlive the tree.
+template <typename Rule>
+struct PathTree {
+  struct Node {
+    std::string_view segment;           // a field name, or "[*]" for every item (or map value)
+    std::vector<std::size_t> children;  // indexes into nodes
+    std::vector<Rule> rules;            // the rules whose path ends here
+  };
+  std::vector<Node> nodes{Node{}};  // nodes[0] is the document
+
+  // The node for `segment` below node `at`, added when absent.
+  std::size_t Child(std::size_t at, std::string_view segment) {
+    for (std::size_t child : nodes[at].children) {
+      if (nodes[child].segment == segment) return child;
+    }
+    nodes[at].children.push_back(nodes.size());
+    nodes.push_back(Node{segment, {}, {}});
+    return nodes.size() - 1;
+  }
+
+  // The node for `path` below node `at`, added when absent.
+  std::size_t Add(std::size_t at, std::string_view path) {
+    ForEachSegment(path, [&](std::string_view segment) { at = Child(at, segment); });
+    return at;
+  }
+};
+
 }  // namespace trainer

@@ -461,6 +461,22 @@ TEST_CASE("WriteJson writes backspace and form feed as short escapes") {
 
 namespace trainer {
 
+namespace {
+
+// Appends 20,000 strings of `min_length` to `min_length` + 7 characters drawn from `alphabet`, the
+// same for the same seed.
+void AddRandomTexts(std::vector<std::string>& texts, std::string_view alphabet, std::uint32_t seed,
+                    std::uint32_t min_length) {
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+  for (int i = 0; i < 20000; ++i) {
+    std::string text;
+    for (std::uint32_t n = min_length + next() % 8; n > 0; --n) text.push_back(alphabet[next() % alphabet.size()]);
+    texts.push_back(text);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("the quiet-ASCII fast path allows the styles the full scalar analysis allows") {
   // Every one- and two-byte string over printable ASCII, and seeded random longer ones over an
   // alphabet rich in indicators, against the code-point analysis.
@@ -469,14 +485,7 @@ TEST_CASE("the quiet-ASCII fast path allows the styles the full scalar analysis 
     texts.emplace_back(1, static_cast<char>(a));
     for (int b = 0x20; b <= 0x7E; ++b) texts.push_back({static_cast<char>(a), static_cast<char>(b)});
   }
-  const std::string alphabet = "ab-_./:#?,[]{}&*!|>'\"%@`=+ ~0\n";
-  std::uint32_t seed = 12345;
-  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
-  for (int i = 0; i < 20000; ++i) {
-    std::string text;
-    for (std::uint32_t n = 3 + next() % 8; n > 0; --n) text.push_back(alphabet[next() % alphabet.size()]);
-    texts.push_back(text);
-  }
+  AddRandomTexts(texts, "ab-_./:#?,[]{}&*!|>'\"%@`=+ ~0\n", 12345, 3);
   texts.insert(texts.end(), {"---x", "...", "-De", "?x", ":x", "a:b", "a#b", "image:tag", "registry/x"});
   int differing = 0;
   for (const std::string& text : texts) {
@@ -490,14 +499,7 @@ TEST_CASE("the quiet-ASCII fast path allows the styles the full scalar analysis 
 TEST_CASE("text the writer takes as plain at once is plain to the full analysis") {
   std::vector<std::string> texts = {"no", "No", "nope", "yes", "y", "Off", "on", "true", "True", "null", "abc", "a",
                                     "a:b", "a: b", "a#b", "a #b", "image:tag", "registry/x", "x.y-z_1", "Z"};
-  const std::string alphabet = "aNyoTf-_./:#?,[]{}&*!|>'\"%@`=+ ~0\n\t";
-  std::uint32_t seed = 777;
-  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
-  for (int i = 0; i < 20000; ++i) {
-    std::string text;
-    for (std::uint32_t n = 1 + next() % 8; n > 0; --n) text.push_back(alphabet[next() % alphabet.size()]);
-    texts.push_back(text);
-  }
+  AddRandomTexts(texts, "aNyoTf-_./:#?,[]{}&*!|>'\"%@`=+ ~0\n\t", 777, 1);
   int taken = 0;
   for (const std::string& text : texts) {
     bool full = false;

@@ -6,6 +6,8 @@ find_package(CLI11 CONFIG QUIET)
 find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
 find_path(DTL_INCLUDE_DIR dtl/dtl.hpp REQUIRED)
 find_path(DOCTEST_INCLUDE_DIR doctest/doctest.h REQUIRED)
+# The YAML reader parses long streams on a second thread (lib/yaml/reader.h, ParseAhead).
+find_package(Threads REQUIRED)
 
 # Link the executables fully statically (yaml-cpp, libcrypto, the C++ runtime and libc) and fmt
 # header-only: the dynamic loader's relocations and page faults were most of a one-job render's
@@ -22,6 +24,7 @@ find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)
 
 # trainer_deps: what every target built on the library links.
 add_library(trainer_deps INTERFACE)
+target_link_libraries(trainer_deps INTERFACE Threads::Threads)
 if(TRAINER_LINK_STATIC)
   target_link_libraries(trainer_deps INTERFACE fmt::fmt-header-only ${TRAINER_YAML_CPP_STATIC} OpenSSL::Crypto)
   # libcrypto.a holds network and dlopen code trainer never calls; the linker's warnings about

@@ -74,12 +74,14 @@ void CheckReadsBack(const std::vector<trainer::RenderedJob>& jobs) {
   }
 }
 
-// `trainer render`'s streaming path (each TrainJob rendered as it loads) must print what loading
-// everything first and then rendering prints: `expected` is that text, or nothing when that failed.
+// `trainer render`'s streaming path (each TrainJob rendered as it loads, the YAML parsed ahead on a
+// second thread) must print what loading everything first and then rendering prints: `expected`
+// is that text, or nothing when that failed.
 void CheckStreamingRender(const std::string& content, const std::optional<std::string>& expected) {
   OneFileSystem fs(content);
   trainer::RenderRequest request;
   request.load.paths = {OneFileSystem::kPath};
+  request.load.parse_ahead = trainer::ParseAhead::kAlways;
   std::optional<std::string> streamed;
   try {
     streamed = trainer::Render(request, fs).output;
@@ -96,6 +98,7 @@ void FuzzRender(const std::string& content) {
   OneFileSystem fs(content);
   trainer::LoadOptions load;
   load.paths = {OneFileSystem::kPath};
+  load.parse_ahead = trainer::ParseAhead::kNever;
   trainer::Inputs inputs;
   try {
     inputs = trainer::Load(load, fs);

@@ -184,7 +184,7 @@ class Loader {
         } catch (const Error& e) {  // the document's own problem, not the stream's
           errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
         }
-      });
+      }, ReadLimits{}, options_.parse_ahead);
     } catch (const Error& e) {
       broken = e;
     }

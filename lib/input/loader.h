@@ -11,6 +11,7 @@
 
 #include "api/types.h"
 #include "api/validation.h"
+#include "yaml/reader.h"
 
 namespace trainer {
 
@@ -37,6 +38,8 @@ struct LoadOptions {
   std::string default_namespace = "default";
   // Unknown fields, CRD schema rules and the runtime webhooks' rules: errors, warnings, or unchecked.
   ValidationMode validate = ValidationMode::kStrict;
+  // Whether long streams are parsed on a second thread (tests force either way).
+  ParseAhead parse_ahead = ParseAhead::kAuto;
 };
 
 struct Inputs {

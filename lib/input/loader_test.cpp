@@ -282,6 +282,9 @@ TEST_CASE("a stream that turns out malformed reports that problem alone, though 
   fs.files["other.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n";
   LoadOptions options;
   options.paths = {"all.yaml", "other.yaml"};
+  // Parsed on the loading thread, or ahead of it on a second one: the same outcome.
+  SUBCASE("parsed in turn") { options.parse_ahead = ParseAhead::kNever; }
+  SUBCASE("parsed ahead") { options.parse_ahead = ParseAhead::kAlways; }
   std::vector<const std::string*> files;
   Inputs inputs = LoadAll(options, fs, [&](const Inputs&, TrainJob& job) { files.push_back(job.origin.file); });
   REQUIRE(inputs.errors.size() == 1);

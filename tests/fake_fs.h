@@ -1,7 +1,9 @@
 // An in-memory FileSystem for hermetic tests.
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "input/loader.h"
@@ -36,6 +38,11 @@ class FakeFileSystem : public FileSystem {
     return out;  // std::map keeps them sorted
   }
   std::string Identity(const std::string& path) override { return path; }
+  std::optional<std::uintmax_t> FileSize(const std::string& path) override {
+    auto it = files.find(path);
+    if (it == files.end()) return std::nullopt;
+    return it->second.size();
+  }
 };
 
 }  // namespace trainer::testing

@@ -10,11 +10,14 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <system_error>
+#include <thread>
 
 #include "api/decode.h"
 #include "api/defaults.h"
 #include "api/schema.h"
 #include "util/error.h"
+#include "util/handoff_queue.h"
 #include "webhooks/trainingruntime.h"
 #include "yaml/reader.h"
 
@@ -96,6 +99,14 @@ class RealFileSystem : public FileSystem {
     auto canonical = fs::weakly_canonical(path, ec);
     return ec ? path : canonical.string();
   }
+
+  std::optional<std::uintmax_t> FileSize(const std::string& path) override {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return std::nullopt;
+    std::uintmax_t size = fs::file_size(path, ec);
+    if (ec) return std::nullopt;
+    return size;
+  }
 };
 
 // A field path as the API server's schema validation spells it: map keys after a dot
@@ -124,6 +135,23 @@ std::string RuntimeKey(const std::string& kind, const std::string& ns, const std
   return kind == kClusterTrainingRuntimeKind ? fmt::format("{}/{}", kind, name) : fmt::format("{}/{}/{}", kind, ns, name);
 }
 
+// One input to read: a file, standard input, or a path that names neither.
+struct Source {
+  enum class Kind { kFile, kStdin, kMissing, kUnlistable };
+  Kind kind = Kind::kFile;
+  const std::string* name = nullptr;  // in Inputs::names; Origins point to it
+  bool runtimes_only = false;
+  std::optional<Error> unlistable;  // kUnlistable: the directory listing's error, thrown at its turn
+};
+
+// What reading a source yields, in order: its documents, then one end.
+struct SourceItem {
+  bool end = false;
+  Tree document;
+  std::optional<Error> unreadable;  // end: the source could not be read
+  std::optional<Error> malformed;   // end: the source is not valid YAML
+};
+
 class Loader {
  public:
   Loader(const LoadOptions& options, FileSystem& fs, Inputs& inputs) : options_(options), fs_(fs), inputs_(inputs) {}
@@ -132,69 +160,190 @@ class Loader {
   // first, so that TrainJobs find their runtimes loaded as they stream past.
   void Run(const JobHandler* on_job) {
     on_job_ = on_job;
-    for (const auto& path : options_.runtime_paths) LoadPath(path, true);
-    for (const auto& path : options_.paths) LoadPath(path, false);
+    for (const auto& path : options_.runtime_paths) Plan(path, true);
+    for (const auto& path : options_.paths) Plan(path, false);
+    if (ParsesAhead() && LoadParsingAhead()) return;
+    for (const Source& source : sources_) {
+      if (Begin(source)) ReadSource(source, [&](SourceItem& item) { Take(source, item); });
+    }
   }
   std::vector<Diagnostic>& errors() { return errors_; }
 
  private:
-  void LoadPath(const std::string& path, bool runtimes_only) {
+  // Lists the sources `path` names, in the order they load. Once a directory cannot be listed,
+  // nothing after it is read.
+  void Plan(const std::string& path, bool runtimes_only) {
+    if (!sources_.empty() && sources_.back().kind == Source::Kind::kUnlistable) return;
     if (path == "-") {
-      if (stdin_read_) return;
-      stdin_read_ = true;
-      LoadStream(fs_.ReadStdin(), "<stdin>", runtimes_only);
+      if (stdin_planned_) return;
+      stdin_planned_ = true;
+      AddSource(Source::Kind::kStdin, "<stdin>", runtimes_only);
       return;
     }
     switch (fs_.Stat(path)) {
       case FileSystem::Kind::kMissing:
-        errors_.push_back(Diagnostic{{}, "", "", fmt::format("{}: no such file or directory", path)});
+        AddSource(Source::Kind::kMissing, path, runtimes_only);
         return;
-      case FileSystem::Kind::kDirectory:
-        for (const auto& file : fs_.ListYamlFiles(path)) LoadFile(file, runtimes_only);
+      case FileSystem::Kind::kDirectory: {
+        std::vector<std::string> files;
+        try {
+          files = fs_.ListYamlFiles(path);
+        } catch (const Error& e) {
+          AddSource(Source::Kind::kUnlistable, path, runtimes_only).unlistable = e;
+          return;
+        }
+        for (const auto& file : files) PlanFile(file, runtimes_only);
         return;
+      }
       case FileSystem::Kind::kFile:
       case FileSystem::Kind::kOther:  // FIFOs and devices are read as streams
-        LoadFile(path, runtimes_only);
+        PlanFile(path, runtimes_only);
         return;
     }
   }
+  void PlanFile(const std::string& path, bool runtimes_only) {
+    if (seen_files_.insert(fs_.Identity(path)).second) AddSource(Source::Kind::kFile, path, runtimes_only);
+  }
+  Source& AddSource(Source::Kind kind, const std::string& name, bool runtimes_only) {
+    inputs_.names.push_back(name);
+    sources_.push_back(Source{kind, &inputs_.names.back(), runtimes_only, std::nullopt});
+    return sources_.back();
+  }
 
-  void LoadFile(const std::string& path, bool runtimes_only) {
-    if (!seen_files_.insert(fs_.Identity(path)).second) return;
-    try {
-      LoadStream(fs_.ReadFile(path), path, runtimes_only);
-    } catch (const Error& e) {
-      errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
+  // Whether a second thread reads and parses the sources while this one loads what they hold.
+  bool ParsesAhead() const {
+    switch (options_.parse_ahead) {
+      case ParseAhead::kNever:
+        return false;
+      case ParseAhead::kAlways:
+        return true;
+      case ParseAhead::kAuto:
+        break;
     }
+    if (std::thread::hardware_concurrency() < 2) return false;
+    std::uintmax_t bytes = 0;  // a stream of unknown length (stdin, a FIFO) counts as long
+    for (const Source& source : sources_) {
+      if (source.kind == Source::Kind::kFile) bytes += fs_.FileSize(*source.name).value_or(kParseAheadBytes);
+      if (source.kind == Source::Kind::kStdin) bytes += kParseAheadBytes;
+    }
+    return bytes >= kParseAheadBytes;
+  }
+
+  // Reads and parses a file or standard input, handing its documents and then its end to `emit`.
+  // Runs on the parsing thread when parsing ahead: it touches nothing but the file system.
+  void ReadSource(const Source& source, const std::function<void(SourceItem&)>& emit) {
+    SourceItem end;
+    end.end = true;
+    std::string content;
+    try {
+      content = source.kind == Source::Kind::kStdin ? fs_.ReadStdin() : fs_.ReadFile(*source.name);
+    } catch (const Error& e) {
+      end.unreadable = e;
+      emit(end);
+      return;
+    }
+    try {
+      ForEachYamlDocument(content, source.name, [&](Tree& doc) {
+        SourceItem item;
+        item.document = std::move(doc);
+        emit(item);
+      });
+    } catch (const Error& e) {
+      end.malformed = e;
+    }
+    emit(end);
+  }
+
+  // Starts loading `source`; false when it yields nothing to read (it is reported here).
+  bool Begin(const Source& source) {
+    switch (source.kind) {
+      case Source::Kind::kMissing:
+        errors_.push_back(Diagnostic{{}, "", "", fmt::format("{}: no such file or directory", *source.name)});
+        return false;
+      case Source::Kind::kUnlistable:
+        throw *source.unlistable;
+      case Source::Kind::kFile:
+      case Source::Kind::kStdin:
+        break;
+    }
+    errors_before_ = errors_.size();
+    warnings_before_ = inputs_.warnings.size();
+    notices_before_ = inputs_.notices.size();
+    return true;
   }
 
   // Loads each document as it is read. A stream that turns out malformed reports that problem
   // alone: what its earlier documents said is dropped, as their objects are.
-  void LoadStream(std::string content, const std::string& name, bool runtimes_only) {
-    inputs_.names.push_back(name);
-    const std::string* file = &inputs_.names.back();
-    const std::size_t errors_before = errors_.size();
-    const std::size_t warnings_before = inputs_.warnings.size();
-    const std::size_t notices_before = inputs_.notices.size();
-    std::optional<Error> broken;
-    try {
-      ForEachYamlDocument(content, file, [&](Tree& doc) {
-        try {
-          LoadDocument(std::move(doc), runtimes_only);
-        } catch (const Error& e) {  // the document's own problem, not the stream's
-          errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
-        }
-      }, ReadLimits{}, options_.parse_ahead);
-    } catch (const Error& e) {
-      broken = e;
+  void Take(const Source& source, SourceItem& item) {
+    if (!item.end) {
+      try {
+        LoadDocument(std::move(item.document), source.runtimes_only);
+      } catch (const Error& e) {  // the document's own problem, not the stream's
+        errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
+      }
+      return;
     }
-    if (!broken) return;
-    errors_.resize(errors_before);
-    inputs_.warnings.resize(warnings_before);
-    inputs_.notices.resize(notices_before);
-    std::erase_if(inputs_.jobs, [&](const TrainJob& job) { return job.origin.file == file; });
-    inputs_.malformed_files.insert(file);
-    errors_.insert(errors_.end(), broken->diagnostics().begin(), broken->diagnostics().end());
+    if (item.unreadable) {
+      errors_.insert(errors_.end(), item.unreadable->diagnostics().begin(), item.unreadable->diagnostics().end());
+      return;
+    }
+    if (!item.malformed) return;
+    errors_.resize(errors_before_);
+    inputs_.warnings.resize(warnings_before_);
+    inputs_.notices.resize(notices_before_);
+    std::erase_if(inputs_.jobs, [&](const TrainJob& job) { return job.origin.file == source.name; });
+    inputs_.malformed_files.insert(source.name);
+    errors_.insert(errors_.end(), item.malformed->diagnostics().begin(), item.malformed->diagnostics().end());
+  }
+
+  // Loads the sources, read and parsed on a second thread a few documents ahead; false when no
+  // thread is to be had (nothing is read then).
+  bool LoadParsingAhead() {
+    HandoffQueue<SourceItem> queue;
+    std::thread parser;
+    try {
+      parser = std::thread([&] {
+        std::exception_ptr failure;
+        try {
+          for (const Source& source : sources_) {
+            if (source.kind == Source::Kind::kFile || source.kind == Source::Kind::kStdin) {
+              ReadSource(source, [&](SourceItem& item) { queue.Push(std::move(item)); });
+            }
+          }
+        } catch (const HandoffQueue<SourceItem>::Abandoned&) {
+        } catch (...) {
+          failure = std::current_exception();
+        }
+        queue.Close(std::move(failure));
+      });
+    } catch (const std::system_error&) {
+      return false;
+    }
+    std::vector<SourceItem> batch;
+    std::size_t next = 0;
+    try {
+      for (const Source& source : sources_) {
+        if (!Begin(source)) continue;
+        bool ended = false;
+        while (!ended) {
+          if (next == batch.size()) {
+            next = 0;
+            if (!queue.Take(batch)) break;  // the parse failed; its exception is rethrown below
+          }
+          SourceItem& item = batch[next++];
+          ended = item.end;
+          Take(source, item);
+        }
+        if (!ended) break;
+      }
+    } catch (...) {
+      queue.Abandon();
+      parser.join();
+      throw;
+    }
+    parser.join();
+    queue.RethrowFailure();
+    return true;
   }
 
   void LoadDocument(Tree doc, bool runtimes_only) {
@@ -323,10 +472,15 @@ class Loader {
   const LoadOptions& options_;
   FileSystem& fs_;
   Inputs& inputs_;
+  std::vector<Source> sources_;
   std::set<std::string> seen_files_;
-  bool stdin_read_ = false;
+  bool stdin_planned_ = false;
   const JobHandler* on_job_ = nullptr;
   std::vector<Diagnostic> errors_;
+  // Of the source being loaded: what had been reported before it.
+  std::size_t errors_before_ = 0;
+  std::size_t warnings_before_ = 0;
+  std::size_t notices_before_ = 0;
 };
 
 }  // namespace

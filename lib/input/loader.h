@@ -3,7 +3,9 @@
 
 #include <deque>
 #include <functional>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -11,7 +13,6 @@
 
 #include "api/types.h"
 #include "api/validation.h"
-#include "yaml/reader.h"
 
 namespace trainer {
 
@@ -28,9 +29,19 @@ class FileSystem {
   virtual std::vector<std::string> ListYamlFiles(const std::string& dir) = 0;
   // A key that is equal for two paths naming the same file.
   virtual std::string Identity(const std::string& path) = 0;
+  // The size of a regular file; nothing when unknown (a FIFO, a device).
+  virtual std::optional<std::uintmax_t> FileSize(const std::string& path) = 0;
 };
 
 std::unique_ptr<FileSystem> NewRealFileSystem();
+
+// Where the loader reads and parses its inputs. yaml-cpp's parse is most of what trainer does, so
+// with kAuto, inputs of kParseAheadBytes or more in all are read and parsed on a second thread
+// (when the machine has a second core), a few documents ahead of the thread that checks them and
+// hands TrainJobs over. Everything else, the JobHandler included, runs on the calling thread, in
+// input order, either way.
+enum class ParseAhead { kAuto, kNever, kAlways };
+inline constexpr std::size_t kParseAheadBytes = 64 * 1024;
 
 struct LoadOptions {
   std::vector<std::string> paths;          // TrainJobs and runtimes; "-" is stdin
@@ -38,7 +49,7 @@ struct LoadOptions {
   std::string default_namespace = "default";
   // Unknown fields, CRD schema rules and the runtime webhooks' rules: errors, warnings, or unchecked.
   ValidationMode validate = ValidationMode::kStrict;
-  // Whether long streams are parsed on a second thread (tests force either way).
+  // Whether the inputs are read and parsed on a second thread (tests force either way).
   ParseAhead parse_ahead = ParseAhead::kAuto;
 };
 

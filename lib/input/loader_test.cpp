@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "tests/fake_fs.h"
 #include "util/error.h"
 
@@ -303,6 +307,145 @@ TEST_CASE("without a job handler, a malformed stream leaves none of its TrainJob
   Inputs inputs = LoadAll(options, fs);
   CHECK(inputs.jobs.empty());
   CHECK(inputs.errors.size() == 1);
+}
+
+}  // namespace trainer
+
+namespace trainer {
+
+namespace {
+
+// A FakeFileSystem with a file that cannot be read and a directory that cannot be listed.
+class ThornyFileSystem : public testing::FakeFileSystem {
+ public:
+  std::string ReadFile(const std::string& path) override {
+    if (path == "locked.yaml") throw Error(path + ": cannot open: Permission denied");
+    return FakeFileSystem::ReadFile(path);
+  }
+  Kind Stat(const std::string& path) override {
+    if (path == "locked.yaml") return Kind::kFile;
+    if (path == "unlistable") return Kind::kDirectory;
+    return FakeFileSystem::Stat(path);
+  }
+  std::vector<std::string> ListYamlFiles(const std::string& dir) override {
+    if (dir == "unlistable") throw Error(dir + ": cannot list: Permission denied");
+    return FakeFileSystem::ListYamlFiles(dir);
+  }
+};
+
+// `count` TrainJobs named job-0...: every seventh with an unknown field, every eleventh preceded by
+// a ConfigMap, every thirteenth in namespace "team".
+std::string ManyJobs(int count, const std::string& prefix = "job") {
+  std::string yaml;
+  for (int i = 0; i < count; ++i) {
+    if (i % 11 == 0) yaml += "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-" + std::to_string(i) + "}\n";
+    yaml += "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: " + prefix + "-" +
+            std::to_string(i) + (i % 13 == 0 ? "\n  namespace: team" : "") +
+            "\nspec:\n  runtimeRef: {name: plain}\n  trainer: {numNodes: " + std::to_string(1 + i % 4) + "}\n" +
+            (i % 7 == 0 ? "  bogus: 1\n" : "");
+  }
+  return yaml;
+}
+
+// Everything LoadAll reports and hands over, as text.
+struct Loaded {
+  std::vector<std::string> jobs;  // "ns/name file:line settled"
+  std::vector<std::string> errors;
+  std::vector<std::string> notices;
+  std::size_t runtimes = 0;
+  std::size_t malformed_files = 0;
+  std::string thrown = "nothing thrown";
+};
+
+Loaded LoadEverything(const LoadOptions& options, FileSystem& fs, int throw_at_job = -1) {
+  Loaded loaded;
+  try {
+    Inputs inputs = LoadAll(options, fs, [&](const Inputs& so_far, TrainJob& job) {
+      if (static_cast<int>(loaded.jobs.size()) == throw_at_job) throw std::runtime_error("handler gave up");
+      loaded.jobs.push_back(job.metadata.namespace_ + "/" + job.metadata.name + " " + job.origin.Position() +
+                            (so_far.RuntimeSettled(job) ? " settled" : " unsettled"));
+    });
+    for (const Diagnostic& d : inputs.errors) loaded.errors.push_back(d.location + ": " + d.message);
+    loaded.notices = inputs.notices;
+    loaded.runtimes = inputs.runtimes.size();
+    loaded.malformed_files = inputs.malformed_files.size();
+  } catch (const Error& e) {
+    loaded.thrown = e.what();
+  } catch (const std::runtime_error& e) {
+    loaded.thrown = std::string("runtime_error: ") + e.what();
+  }
+  return loaded;
+}
+
+void CheckSame(const Loaded& ahead, const Loaded& in_turn) {
+  CHECK(ahead.jobs == in_turn.jobs);
+  CHECK(ahead.errors == in_turn.errors);
+  CHECK(ahead.notices == in_turn.notices);
+  CHECK(ahead.runtimes == in_turn.runtimes);
+  CHECK(ahead.malformed_files == in_turn.malformed_files);
+  CHECK(ahead.thrown == in_turn.thrown);
+}
+
+}  // namespace
+
+TEST_CASE("parsing ahead on a second thread loads and hands over what loading in turn does, in the same order") {
+  ThornyFileSystem fs;
+  fs.files["runtimes/plain.yaml"] = kRuntime;
+  // More documents than the queue between the threads holds, so that the parse waits for room.
+  fs.files["jobs.yaml"] = ManyJobs(300);
+  fs.files["dir/a.yaml"] = ManyJobs(20, "a");
+  fs.files["dir/b.yml"] = ManyJobs(3, "b") + "---\nkind: [\n";  // malformed after three jobs
+  fs.files["dir/c.yaml"] = std::string(kRuntime) + "---\n" + ManyJobs(5, "c");
+  fs.stdin_content = ManyJobs(4, "in");
+  LoadOptions options;
+  options.runtime_paths = {"runtimes"};
+  options.paths = {"jobs.yaml", "missing.yaml", "dir", "locked.yaml", "-", "jobs.yaml"};
+  options.parse_ahead = ParseAhead::kNever;
+  Loaded in_turn = LoadEverything(options, fs);
+  options.parse_ahead = ParseAhead::kAlways;
+  Loaded ahead = LoadEverything(options, fs);
+  CheckSame(ahead, in_turn);
+  // Less the bogus ones; the malformed file's jobs before its problem were handed over.
+  CHECK(in_turn.jobs.size() == (300 - 43) + (20 - 3) + (3 - 1) + (5 - 1) + (4 - 1));
+  CHECK(in_turn.jobs[0] == "default/job-1 jobs.yaml:16:1 settled");
+  CHECK(in_turn.malformed_files == 1);
+  // jobs.yaml's, missing.yaml, a.yaml's, b.yml's YAML problem alone, c.yaml's, locked.yaml, stdin's.
+  REQUIRE(in_turn.errors.size() == 43 + 1 + 3 + 1 + 1 + 1 + 1);
+  CHECK(in_turn.errors[43] == ": missing.yaml: no such file or directory");
+  CHECK(in_turn.errors[47].find("dir/b.yml:33:1: malformed YAML") == 0);
+  CHECK(in_turn.errors[49] == ": locked.yaml: cannot open: Permission denied");
+  CHECK(in_turn.errors[50].find("<stdin>:") == 0);
+  // The file sizes the fake file system reports are small: kAuto reads them in turn, as kNever.
+  options.parse_ahead = ParseAhead::kAuto;
+  CheckSame(LoadEverything(options, fs), in_turn);
+}
+
+TEST_CASE("when the job handler throws, parsing ahead stops and the exception reaches the caller") {
+  testing::FakeFileSystem fs;
+  fs.files["all.yaml"] = std::string(kRuntime) + "---\n" + ManyJobs(1000);
+  LoadOptions options;
+  options.paths = {"all.yaml"};
+  for (int at : {0, 10, 500}) {
+    CAPTURE(at);
+    options.parse_ahead = ParseAhead::kAlways;
+    Loaded ahead = LoadEverything(options, fs, at);
+    CHECK(ahead.thrown == "runtime_error: handler gave up");
+    CHECK(ahead.jobs.size() == static_cast<std::size_t>(at));
+  }
+}
+
+TEST_CASE("a directory that cannot be listed ends the load at its turn, parsed ahead or in turn") {
+  ThornyFileSystem fs;
+  fs.files["rt.yaml"] = kRuntime;
+  fs.files["jobs.yaml"] = ManyJobs(100);
+  LoadOptions options;
+  options.paths = {"rt.yaml", "jobs.yaml", "unlistable", "missing.yaml"};
+  options.parse_ahead = ParseAhead::kNever;
+  Loaded in_turn = LoadEverything(options, fs);
+  options.parse_ahead = ParseAhead::kAlways;
+  CheckSame(LoadEverything(options, fs), in_turn);
+  CHECK(in_turn.thrown == "unlistable: cannot list: Permission denied");
+  CHECK(in_turn.jobs.size() == 100 - 15);  // the jobs before it were handed over
 }
 
 }  // namespace trainer

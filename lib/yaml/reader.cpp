@@ -5,20 +5,14 @@
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
 
-#include <fmt/format.h>
-
 #include <cmath>
-#include <condition_variable>
 #include <cstdlib>
-#include <exception>
 #include <functional>
-#include <istream>
 #include <limits>
-#include <mutex>
+#include <fmt/format.h>
+#include <istream>
 #include <optional>
 #include <streambuf>
-#include <system_error>
-#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -489,11 +483,8 @@ Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
   return Tree::String(text, origin);
 }
 
-namespace {
-
-// Parses `content` on the calling thread, handing each document to `each` as it ends.
-void ReadDocuments(std::string_view content, const std::string* file, const std::function<void(Tree&)>& each,
-                   const ReadLimits& limits) {
+void ForEachYamlDocument(std::string_view content, const std::string* file,
+                         const std::function<void(Tree&)>& each, const ReadLimits& limits) {
   auto at_offset = [&](std::size_t offset) {
     std::uint32_t line = 1, column = 1;
     for (std::size_t i = 0; i < offset; ++i) {
@@ -536,114 +527,6 @@ void ReadDocuments(std::string_view content, const std::string* file, const std:
     }
     throw Error(Diagnostic{where, "", "", fmt::format("malformed YAML: {}", e.msg)});
   }
-}
-
-// The documents the parsing thread has read and the calling thread has not yet taken. Bounded,
-// so that a parse far ahead of a slow consumer does not hold the whole stream as Trees.
-class DocumentQueue {
- public:
-  struct Abandoned {};  // thrown on the parsing thread once the consumer has given up
-
-  // Parsing thread: adds a document, waiting while the queue is full.
-  void Push(Tree& document) {
-    std::unique_lock lock(mutex_);
-    room_.wait(lock, [&] { return queued_.size() < kMaxQueued || abandoned_; });
-    if (abandoned_) throw Abandoned{};
-    queued_.push_back(std::move(document));
-    // The consumer is woken for a few documents at a time rather than for each.
-    if (queued_.size() == kWakeAt) ready_.notify_one();
-  }
-  // Parsing thread: no more documents; `failure` is why, if the stream was not read to its end.
-  void Close(std::exception_ptr failure) {
-    std::lock_guard lock(mutex_);
-    closed_ = true;
-    failure_ = std::move(failure);
-    ready_.notify_one();
-  }
-
-  // Calling thread: replaces `batch` with every document queued, waiting for one if none is;
-  // false once the stream is done.
-  bool Take(std::vector<Tree>& batch) {
-    batch.clear();
-    std::unique_lock lock(mutex_);
-    ready_.wait(lock, [&] { return !queued_.empty() || closed_; });
-    batch.swap(queued_);
-    room_.notify_one();
-    return !batch.empty();
-  }
-  // Calling thread: stops the parse at its next document.
-  void Abandon() {
-    std::lock_guard lock(mutex_);
-    abandoned_ = true;
-    room_.notify_one();
-  }
-  // Calling thread, once the parsing thread has ended: rethrows what ended the parse early.
-  void RethrowFailure() const {
-    if (failure_) std::rethrow_exception(failure_);
-  }
-
- private:
-  static constexpr std::size_t kMaxQueued = 64;
-  static constexpr std::size_t kWakeAt = 8;
-  std::mutex mutex_;
-  std::condition_variable ready_;  // a document was queued, or the queue closed
-  std::condition_variable room_;   // the queue was emptied, or abandoned
-  std::vector<Tree> queued_;
-  bool closed_ = false;
-  bool abandoned_ = false;
-  std::exception_ptr failure_;
-};
-
-bool ParsesAhead(std::string_view content, ParseAhead parse_ahead) {
-  switch (parse_ahead) {
-    case ParseAhead::kNever:
-      return false;
-    case ParseAhead::kAlways:
-      return true;
-    case ParseAhead::kAuto:
-      break;
-  }
-  return content.size() >= kParseAheadBytes && std::thread::hardware_concurrency() > 1;
-}
-
-}  // namespace
-
-void ForEachYamlDocument(std::string_view content, const std::string* file,
-                         const std::function<void(Tree&)>& each, const ReadLimits& limits,
-                         ParseAhead parse_ahead) {
-  if (!ParsesAhead(content, parse_ahead)) {
-    ReadDocuments(content, file, each, limits);
-    return;
-  }
-  DocumentQueue queue;
-  std::optional<std::thread> parser;
-  try {
-    parser.emplace([&] {
-      std::exception_ptr failure;
-      try {
-        ReadDocuments(content, file, [&](Tree& document) { queue.Push(document); }, limits);
-      } catch (const DocumentQueue::Abandoned&) {
-      } catch (...) {
-        failure = std::current_exception();
-      }
-      queue.Close(std::move(failure));
-    });
-  } catch (const std::system_error&) {  // no thread to be had: parse here
-    ReadDocuments(content, file, each, limits);
-    return;
-  }
-  std::vector<Tree> batch;
-  try {
-    while (queue.Take(batch)) {
-      for (Tree& document : batch) each(document);
-    }
-  } catch (...) {
-    queue.Abandon();
-    parser->join();
-    throw;
-  }
-  parser->join();
-  queue.RethrowFailure();
 }
 
 std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* file,

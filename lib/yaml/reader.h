@@ -28,20 +28,11 @@ struct ReadLimits {
 std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* file,
                                  const ReadLimits& limits = {});
 
-// Where ForEachYamlDocument parses. yaml-cpp's parse is most of what trainer does, so a long
-// stream is parsed on a second thread while the calling thread takes the documents already read
-// (kAuto: streams of kParseAheadBytes or more, when the machine has a second core). `each` runs on
-// the calling thread, in document order, either way.
-enum class ParseAhead { kAuto, kNever, kAlways };
-inline constexpr std::size_t kParseAheadBytes = 64 * 1024;
-
 // ReadYamlStream, handing each document to `each` as soon as it is read (which may take it), so
 // that a long stream is never held as Trees all at once. When the stream turns out malformed,
-// throws Error after the documents before the problem went to `each`. When `each` throws, reading
-// stops and the exception propagates.
+// throws Error after the documents before the problem went to `each`.
 void ForEachYamlDocument(std::string_view content, const std::string* file,
-                         const std::function<void(Tree&)>& each, const ReadLimits& limits = {},
-                         ParseAhead parse_ahead = ParseAhead::kAuto);
+                         const std::function<void(Tree&)>& each, const ReadLimits& limits = {});
 
 // The type a plain (unquoted) scalar resolves to, as go-yaml v2 (and so kubectl) resolves it;
 // for the writers' quoting decisions too.

@@ -3,10 +3,8 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include <stdexcept>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "util/error.h"
@@ -94,91 +92,6 @@ TEST_CASE("ForEachYamlDocument hands over each document before reading the next"
   }
   CHECK(kinds == std::vector<std::string>{"A", "B"});
   CHECK(error.find("in.yaml:7:1: malformed YAML") == 0);
-}
-
-// `count` documents of a few shapes: maps, lists in flow and block style, anchors, block scalars.
-std::string ManyDocuments(int count) {
-  std::string yaml;
-  for (int i = 0; i < count; ++i) {
-    yaml += fmt::format("---\nkind: K{}\nitems: [{}, x{}, {{a: {}}}]\nspec: &s\n  text: |\n    line {}\n  n: {}\n", i, i, i,
-                        i % 3 == 0 ? "yes" : "no", i, i * 7);
-    if (i % 5 == 0) yaml += "copy: *s\n";
-    if (i % 7 == 0) yaml += "---\n# empty\n";
-  }
-  return yaml;
-}
-
-struct Handed {
-  std::vector<Tree> documents;
-  std::vector<std::string> positions;  // of each document's "kind" value
-  std::string error = "no error";
-  bool all_on_calling_thread = true;
-};
-
-// What ForEachYamlDocument hands over, stopping `each` with an exception after `throw_after`
-// documents when that is not negative.
-Handed HandOver(std::string_view yaml, ParseAhead parse_ahead, const ReadLimits& limits = {}, int throw_after = -1) {
-  Handed handed;
-  const auto caller = std::this_thread::get_id();
-  try {
-    ForEachYamlDocument(yaml, &kFile, [&](Tree& doc) {
-      if (static_cast<int>(handed.documents.size()) == throw_after) throw std::runtime_error("consumer gave up");
-      handed.all_on_calling_thread = handed.all_on_calling_thread && std::this_thread::get_id() == caller;
-      const Tree* kind = doc.Find("kind");
-      handed.positions.push_back(kind ? kind->origin().Position() : "");
-      handed.documents.push_back(std::move(doc));
-    }, limits, parse_ahead);
-  } catch (const Error& e) {
-    handed.error = e.what();
-  } catch (const std::runtime_error& e) {
-    handed.error = std::string("runtime_error: ") + e.what();
-  }
-  return handed;
-}
-
-TEST_CASE("parsing ahead on a second thread hands over the same documents, in order, on the calling thread") {
-  // More documents than the queue between the threads holds, so that the parse waits for room.
-  std::string yaml = ManyDocuments(500);
-  Handed in_turn = HandOver(yaml, ParseAhead::kNever);
-  Handed ahead = HandOver(yaml, ParseAhead::kAlways);
-  REQUIRE(in_turn.documents.size() == 500);
-  CHECK(ahead.error == "no error");
-  CHECK(ahead.all_on_calling_thread);
-  CHECK(ahead.documents == in_turn.documents);
-  CHECK(ahead.positions == in_turn.positions);
-  CHECK(ahead.positions[499] == in_turn.positions[499]);
-  CHECK(*ahead.documents[499].FindString("kind") == "K499");
-}
-
-TEST_CASE("parsing ahead, a malformed stream hands over the documents before the problem, then throws the same error") {
-  std::string good = ManyDocuments(150);
-  struct Case {
-    std::string yaml;
-    ReadLimits limits;
-  };
-  ReadLimits few_values;
-  few_values.max_values = 2000;
-  for (const Case& c : {Case{good + "---\nkind: [\n", {}},               // yaml-cpp's error
-                        Case{good + "---\nkind: a\nkind: b\n", {}},     // the tree builder's
-                        Case{good, few_values}}) {                     // a limit
-    Handed in_turn = HandOver(c.yaml, ParseAhead::kNever, c.limits);
-    Handed ahead = HandOver(c.yaml, ParseAhead::kAlways, c.limits);
-    CAPTURE(in_turn.error);
-    CHECK(in_turn.error != "no error");
-    CHECK(ahead.error == in_turn.error);
-    CHECK(ahead.documents.size() == in_turn.documents.size());
-    CHECK(ahead.documents == in_turn.documents);
-  }
-}
-
-TEST_CASE("when the consumer throws, parsing ahead stops and the exception reaches the caller") {
-  std::string yaml = ManyDocuments(1000);
-  for (int after : {0, 10, 300}) {
-    CAPTURE(after);
-    Handed ahead = HandOver(yaml, ParseAhead::kAlways, {}, after);
-    CHECK(ahead.error == "runtime_error: consumer gave up");
-    CHECK(ahead.documents.size() == static_cast<std::size_t>(after));
-  }
 }
 
 TEST_CASE("ReadYamlStream skips empty documents, comment-only documents and null documents") {

@@ -500,7 +500,9 @@ bool KeyLess(const A& a, const B& b) {
     bool bl = IsLetter(b[i]);
     if (al && bl) return a[i] < b[i];
     if (al || bl) return bl;
-    std::int64_t an = 0, bn = 0;
+    // Digit runs as go-yaml's int64s: Go's arithmetic wraps on overflow, so a run of more than 18
+    // digits is read modulo 2^64, as there (unsigned here, where wrapping is defined).
+    std::uint64_t an = 0, bn = 0;
     if (a[i] == '0' || b[i] == '0') {
       for (std::size_t j = i; j-- > 0 && IsDigit(a[j]);) {
         if (a[j] != '0') {
@@ -511,9 +513,9 @@ bool KeyLess(const A& a, const B& b) {
       }
     }
     std::size_t ai = i, bi = i;
-    for (; ai < a.size() && IsDigit(a[ai]); ++ai) an = an * 10 + static_cast<std::int64_t>(a[ai] - '0');
-    for (; bi < b.size() && IsDigit(b[bi]); ++bi) bn = bn * 10 + static_cast<std::int64_t>(b[bi] - '0');
-    if (an != bn) return an < bn;
+    for (; ai < a.size() && IsDigit(a[ai]); ++ai) an = an * 10 + static_cast<std::uint64_t>(a[ai] - '0');
+    for (; bi < b.size() && IsDigit(b[bi]); ++bi) bn = bn * 10 + static_cast<std::uint64_t>(b[bi] - '0');
+    if (an != bn) return static_cast<std::int64_t>(an) < static_cast<std::int64_t>(bn);
     if (ai != bi) return ai < bi;
     return a[i] < b[i];
   }

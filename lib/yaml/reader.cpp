@@ -226,6 +226,8 @@ class TreeBuilder : public YAML::EventHandler {
     last_document_start_ = mark.pos;
     anchors_.clear();
     stack_.clear();
+    pending_keys_.clear();
+    pending_items_.clear();
     has_root_ = false;
   }
   void OnDocumentEnd() override {
@@ -285,8 +287,14 @@ class TreeBuilder : public YAML::EventHandler {
   void OnMapEnd() override { Pop(); }
 
  private:
+  // A collection being read. Its entries wait on the builder's shared stacks (pending) until it
+  // ends, and are then moved into it with one allocation each; a map of kIndexedMapSize keys, or
+  // one with a merge key, takes them over at once and grows through Set.
   struct Frame {
     Tree value;
+    std::size_t first_key = 0;   // pending: where its entries start on the builder's stacks
+    std::size_t first_item = 0;
+    bool pending = true;
     YAML::anchor_t anchor = 0;
     bool has_key = false;
     bool merge = false;  // the pending key is a merge key
@@ -346,14 +354,54 @@ class TreeBuilder : public YAML::EventHandler {
     if (stack_.size() >= limits_.max_depth) {
       Fail(mark, fmt::format("nesting deeper than {} levels (nesting limit)", limits_.max_depth));
     }
-    stack_.push_back(Frame{std::move(value), anchor, false, false, {}, {}, {}});
+    Frame frame;
+    frame.value = std::move(value);
+    frame.first_key = pending_keys_.size();
+    frame.first_item = pending_items_.size();
+    frame.anchor = anchor;
+    stack_.push_back(std::move(frame));
   }
 
   void Pop() {
-    Frame frame = std::move(stack_.back());
+    Frame& top = stack_.back();
+    if (top.has_key) Fail(top.key_origin, "mapping key without a value");
+    TakeOverEntries(top);
+    Tree value = std::move(top.value);
+    YAML::anchor_t anchor = top.anchor;
     stack_.pop_back();
-    if (frame.has_key) Fail(frame.key_origin, "mapping key without a value");
-    Complete(std::move(frame.value), frame.anchor);
+    Complete(std::move(value), anchor);
+  }
+
+  // Moves the frame's pending entries into its collection.
+  void TakeOverEntries(Frame& frame) {
+    if (!frame.pending) return;
+    frame.pending = false;
+    auto keys_from = pending_keys_.begin() + static_cast<std::ptrdiff_t>(frame.first_key);
+    auto items_from = pending_items_.begin() + static_cast<std::ptrdiff_t>(frame.first_item);
+    frame.value.AdoptEntries(std::vector<Tree::MapKey>(std::make_move_iterator(keys_from), std::make_move_iterator(pending_keys_.end())),
+                             std::vector<Tree>(std::make_move_iterator(items_from), std::make_move_iterator(pending_items_.end())));
+    pending_keys_.erase(keys_from, pending_keys_.end());
+    pending_items_.erase(items_from, pending_items_.end());
+  }
+
+  // Whether the map of `frame` has `key` among its entries so far.
+  bool HasKey(const Frame& frame, const std::string& key) const {
+    if (!frame.pending) return frame.value.Find(key) != nullptr;
+    for (std::size_t i = frame.first_key; i < pending_keys_.size(); ++i) {
+      if (pending_keys_[i].text == key) return true;
+    }
+    return false;
+  }
+  // The line of `key` in the map of `frame`, which has it.
+  std::uint32_t KeyLine(const Frame& frame, const std::string& key) const {
+    if (frame.pending) {
+      for (std::size_t i = frame.first_key; i < pending_keys_.size(); ++i) {
+        if (pending_keys_[i].text == key) return pending_keys_[i].origin.line;
+      }
+    }
+    std::size_t i = 0;
+    while (frame.value.KeyAt(i) != key) ++i;
+    return frame.value.KeyOriginAt(i).line;
   }
 
   void Complete(Tree value, YAML::anchor_t anchor) {
@@ -369,16 +417,18 @@ class TreeBuilder : public YAML::EventHandler {
     }
     Frame& top = stack_.back();
     if (top.value.IsList()) {
-      top.value.Append(std::move(value));
+      if (top.pending) {
+        pending_items_.push_back(std::move(value));
+      } else {
+        top.value.Append(std::move(value));
+      }
       return;
     }
     if (!top.has_key) {
       if (!value.IsScalar()) Fail(value.origin(), "mapping keys must be scalars");
       std::string key = value.IsNull() ? std::string("null") : value.text();
-      if (top.value.Find(key) != nullptr && top.merged_keys.erase(key) == 0) {
-        std::size_t i = 0;
-        while (top.value.KeyAt(i) != key) ++i;
-        Fail(value.origin(), fmt::format("duplicate key \"{}\" (first at line {})", key, top.value.KeyOriginAt(i).line));
+      if (HasKey(top, key) && top.merged_keys.erase(key) == 0) {
+        Fail(value.origin(), fmt::format("duplicate key \"{}\" (first at line {})", key, KeyLine(top, key)));
       }
       top.key = std::move(key);
       top.key_origin = value.origin();
@@ -388,7 +438,14 @@ class TreeBuilder : public YAML::EventHandler {
     top.has_key = false;
     if (top.merge) {
       top.merge = false;
+      TakeOverEntries(top);
       Merge(top, std::move(value));
+      return;
+    }
+    if (top.pending) {
+      pending_keys_.push_back(Tree::MapKey{std::move(top.key), top.key_origin});
+      pending_items_.push_back(std::move(value));
+      if (pending_keys_.size() - top.first_key >= Tree::kIndexedMapSize) TakeOverEntries(top);
       return;
     }
     top.value.Set(top.key, std::move(value), top.key_origin);
@@ -420,6 +477,9 @@ class TreeBuilder : public YAML::EventHandler {
   const std::string* file_;
   const ReadLimits& limits_;
   std::vector<Frame> stack_;
+  // The entries of the pending collections on the stack, each collection's after its parent's.
+  std::vector<Tree::MapKey> pending_keys_;
+  std::vector<Tree> pending_items_;
   std::unordered_map<YAML::anchor_t, Tree> anchors_;
   std::size_t alias_nodes_ = 0;
   std::size_t values_ = 0;

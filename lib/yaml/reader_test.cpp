@@ -477,6 +477,35 @@ TEST_CASE("duplicate keys are found in maps of many keys") {
   CHECK(ReadError(yaml + "k17: again\n") == "job.yaml:5001:1: duplicate key \"k17\" (first at line 18)");
 }
 
+TEST_CASE("maps of any size keep their keys in order, nested values whole, and find duplicates") {
+  // Around the size at which a map under construction takes over its entries from the builder.
+  for (std::size_t n : {std::size_t{1}, Tree::kIndexedMapSize - 1, Tree::kIndexedMapSize, Tree::kIndexedMapSize + 1,
+                        2 * Tree::kIndexedMapSize + 5}) {
+    CAPTURE(n);
+    std::string yaml = "top:\n";
+    for (std::size_t i = 0; i < n; ++i) yaml += fmt::format("  k{}:\n    a: {}\n    b: [{}, {{c: {}}}]\n", i, i, i, i);
+    yaml += "after: 1\n";
+    std::vector<Tree> docs = Read(yaml);
+    REQUIRE(docs.size() == 1);
+    const Tree& top = *docs[0].Find("top");
+    REQUIRE(top.size() == n);
+    for (std::size_t i = 0; i < n; ++i) {
+      CHECK(top.KeyAt(i) == fmt::format("k{}", i));
+      CHECK(top.KeyOriginAt(i).line == 2 + 3 * i);
+      CHECK(top.items()[i].Find("a")->AsInt() == static_cast<std::int64_t>(i));
+      CHECK(top.items()[i].Find("b")->items()[1].Find("c")->AsInt() == static_cast<std::int64_t>(i));
+    }
+    CHECK(docs[0].Find("after")->AsInt() == 1);
+    std::string first_again = yaml;
+    first_again.insert(first_again.find("after:"), "  k0: again\n");
+    CHECK(ReadError(first_again) == fmt::format("job.yaml:{}:3: duplicate key \"k0\" (first at line 2)", 2 + 3 * n));
+    std::string last_again = yaml;
+    last_again.insert(last_again.find("after:"), fmt::format("  k{}: again\n", n - 1));
+    CHECK(ReadError(last_again) ==
+          fmt::format("job.yaml:{}:3: duplicate key \"k{}\" (first at line {})", 2 + 3 * n, n - 1, 2 + 3 * (n - 1)));
+  }
+}
+
 TEST_CASE("the same key in different maps is no duplicate") {
   std::vector<Tree> docs = Read("a: {name: x}\nb: {name: y}\n---\na: 1\n");
   CHECK(docs.size() == 2);

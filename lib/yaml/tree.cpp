@@ -82,6 +82,12 @@ void Tree::RebuildIndex() {
   for (std::size_t i = 0; i < keys_.size(); ++i) IndexKey(i);
 }
 
+void Tree::AdoptEntries(std::vector<MapKey> keys, std::vector<Tree> items) {
+  keys_ = std::move(keys);
+  items_ = std::move(items);
+  RebuildIndex();
+}
+
 std::vector<std::string> Tree::keys() const {
   std::vector<std::string> out;
   out.reserve(keys_.size());

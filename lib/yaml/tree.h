@@ -92,6 +92,15 @@ class Tree {
   Tree& Child(std::string_view key, Origin origin = {});
   bool Erase(std::string_view key);
 
+  // A map key with its origin, as a map keeps it.
+  struct MapKey {
+    std::string text;
+    Origin origin;
+  };
+  // Replaces this collection's entries: map keys with their values, or list items (no keys). The
+  // keys must be unique. For builders that gather entries first and so allocate them once.
+  void AdoptEntries(std::vector<MapKey> keys, std::vector<Tree> items);
+
   // List (and map value) access.
   const std::vector<Tree>& items() const { return items_; }
   std::vector<Tree>& items() { return items_; }
@@ -145,10 +154,6 @@ class Tree {
   bool boolean_ = false;
   std::int64_t integer_ = 0;
   std::string text_;
-  struct MapKey {
-    std::string text;
-    Origin origin;
-  };
   std::vector<MapKey> keys_;  // map keys, parallel to items_
   std::vector<Tree> items_;  // list items, or map values
   KeyIndex index_;           // maps of kIndexedMapSize keys or more

@@ -6,7 +6,9 @@
 #include <yaml-cpp/parser.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <fmt/format.h>
@@ -113,6 +115,13 @@ IntSyntax ParseGoInt(std::string_view s, std::int64_t& value, std::uint64_t& mag
 std::size_t FindInvalidUtf8(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
+    // ASCII, the common case, eight bytes at a time.
+    constexpr std::uint64_t kHighBits = 0x8080808080808080u;
+    std::uint64_t word = 0;
+    while (i + sizeof word <= s.size() && (std::memcpy(&word, s.data() + i, sizeof word), (word & kHighBits) == 0)) {
+      i += sizeof word;
+    }
+    if (i == s.size()) break;
     auto c = static_cast<unsigned char>(s[i]);
     std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
     if (len == 0 || i + len > s.size()) return i;
@@ -147,6 +156,7 @@ bool IsDocumentSeparator(std::string_view line) {
 // Returns the content without those marks, or nullopt when it has none.
 std::optional<std::string> WithoutByteOrderMarks(std::string_view content) {
   std::optional<std::string> out;
+  if (content.find(kByteOrderMark) == std::string_view::npos) return out;
   bool at_document_start = true;
   std::size_t copied = 0;  // content before this offset is in `out`
   for (std::size_t line_start = 0; line_start < content.size();) {

@@ -572,6 +572,19 @@ TEST_CASE("invalid UTF-8 is reported at the line and column of the bad byte") {
   CHECK(*Read("a: caf\xc3\xa9 \xe2\x82\xac\n")[0].FindString("a") == "caf\xc3\xa9 \xe2\x82\xac");
 }
 
+TEST_CASE("invalid UTF-8 is found at any offset after ASCII, which is checked eight bytes at a time") {
+  for (std::size_t at = 3; at < 40; ++at) {
+    CAPTURE(at);
+    std::string text = "a: " + std::string(at - 3, 'x');
+    // A bad byte, and a sequence cut short by the end, at every alignment.
+    CHECK(ReadError(text + "\xff" + std::string(20, 'y') + "\n") == fmt::format("job.yaml:1:{}: invalid UTF-8", at + 1));
+    CHECK(ReadError(text + "\xe2\x82") == fmt::format("job.yaml:1:{}: invalid UTF-8", at + 1));
+    // A valid character between ASCII runs passes.
+    std::string valid = text + "\xe2\x82\xac" + std::string(at, 'z');
+    CHECK(*Read(valid + "\n")[0].FindString("a") == valid.substr(3));
+  }
+}
+
 // Bug: FindInvalidUtf8 accepts UTF-16 surrogates (ED A0..BF), overlong three- and four-byte forms
 // (E0 80..9F, F0 80..8F) and lead bytes F5..F7 beyond U+10FFFF, which Go's utf8.Valid rejects.
 TEST_CASE("surrogates, overlong forms and code points beyond U+10FFFF are invalid UTF-8") {

@@ -509,10 +509,12 @@ Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
   static constexpr std::string_view kFloatWords[] = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf",
                                                      "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"};
   // Every word below and every number starts with one of these: other text is a string (most
-  // names, images and paths).
+  // names, images and paths). So is letter-led text longer than the words (five characters at most):
+  // no number starts with a letter.
   if (!text.empty() && std::string_view("~nNyYtTfFoO.+-0123456789").find(text[0]) == std::string_view::npos) {
     return Tree::String(text, origin);
   }
+  if (text.size() > 5 && ((text[0] | 0x20) >= 'a' && (text[0] | 0x20) <= 'z')) return Tree::String(text, origin);
   for (auto w : kNull) {
     if (text == w) return Tree::Null(origin);
   }

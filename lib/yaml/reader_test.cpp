@@ -307,6 +307,14 @@ TEST_CASE("plain scalars that are not numbers stay strings") {
   CHECK(Resolved("1:20") == "string 1:20");
   // Hex beyond uint64.
   CHECK(Resolved("0x1FFFFFFFFFFFFFFFF") == "string 0x1FFFFFFFFFFFFFFFF");
+  // Words with a letter that starts YAML's words, longer than any of them, and the longest words.
+  CHECK(Resolved("falsey") == "string falsey");
+  CHECK(Resolved("Nullable") == "string Nullable");
+  CHECK(Resolved("offset") == "string offset");
+  CHECK(Resolved("False") == "boolean false");
+  CHECK(Resolved("FALSE") == "boolean false");
+  CHECK(Resolved("ON") == "boolean true");
+  CHECK(Resolved("tru") == "string tru");
 }
 
 TEST_CASE("ResolvePlainScalar keeps the origin it is given") {

@@ -1,7 +1,7 @@
-// libFuzzer target for the paths that read untrusted input: the loader (YAML reader, typed decode,
-// CRD defaults), `trainer render` in both image modes and both output formats, --explain, the
-// legacy/current comparison of `trainer diff --legacy`, and `trainer diff FROM TO` on the input
-// and on the rendered output. Build and run: fuzz/README.md.
+// libFuzzer target for the paths that read untrusted input: the loader (YAML reader, read in turn
+// and in pieces, typed decode, CRD defaults), `trainer render` in both image modes and both output
+// formats, --explain, the legacy/current comparison of `trainer diff --legacy`, and
+// `trainer diff FROM TO` on the input and on the rendered output. Build and run: fuzz/README.md.
 //
 // trainer::Error is the expected way to reject an input. Anything else (a crash, a sanitizer
 // report, another exception, a rendered output that does not read back as what was written) is a
@@ -95,6 +95,33 @@ void CheckStreamingRender(const std::string& content, const std::optional<std::s
   if (streamed && *streamed != *expected) Finding("the streaming render prints something else", *streamed + "\n----\n" + *expected);
 }
 
+// What reading `content` gives, positions included, or its error.
+std::string ReadOutline(const std::string& content, const trainer::ReadLimits& limits, const trainer::ParseSplit& split) {
+  static const std::string kName = "input.yaml";
+  std::string out;
+  try {
+    trainer::ForEachYamlDocument(content, &kName, [&](trainer::Tree& doc) { out += "---\n" + doc.Outline(); }, limits, split);
+  } catch (const trainer::Error& e) {
+    out += std::string("error: ") + e.what() + "\n";
+  }
+  return out;
+}
+
+// Reading in pieces must read what reading in turn reads: the same documents at the same
+// positions, or the same error. Every "---" line is a cut, and this thread parses every piece, so
+// that a finding replays; with the default limits, and with small ones that the pieces' counts
+// add up to.
+void CheckReadsInPieces(const std::string& content) {
+  trainer::ReadLimits small;
+  small.max_values = 300;
+  small.max_alias_nodes = 60;
+  for (const trainer::ReadLimits& limits : {trainer::ReadLimits{}, small}) {
+    std::string in_turn = ReadOutline(content, limits, {});
+    std::string in_pieces = ReadOutline(content, limits, trainer::ParseSplit{1, 0});
+    if (in_pieces != in_turn) Finding("reading in pieces reads something else", in_pieces + "\n----\n" + in_turn);
+  }
+}
+
 void FuzzRender(const std::string& content) {
   OneFileSystem fs(content);
   trainer::LoadOptions load;
@@ -178,6 +205,7 @@ void FuzzDiffStreams(const std::string& content) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string content(reinterpret_cast<const char*>(data), size);
+  CheckReadsInPieces(content);
   FuzzRender(content);
   FuzzDiffStreams(content);
   return 0;

@@ -231,7 +231,7 @@ class Loader {
 
   // Reads and parses a file or standard input, handing its documents and then its end to `emit`.
   // Runs on the parsing thread when parsing ahead: it touches nothing but the file system.
-  void ReadSource(const Source& source, const std::function<void(SourceItem&)>& emit) {
+  void ReadSource(const Source& source, const std::function<void(SourceItem&)>& emit, const ParseSplit& split = {}) {
     SourceItem end;
     end.end = true;
     std::string content;
@@ -247,7 +247,7 @@ class Loader {
         SourceItem item;
         item.document = std::move(doc);
         emit(item);
-      });
+      }, ReadLimits{}, split);
     } catch (const Error& e) {
       end.malformed = e;
     }
@@ -300,6 +300,9 @@ class Loader {
   // thread is to be had (nothing is read then).
   bool LoadParsingAhead() {
     HandoffQueue<SourceItem> queue;
+    // yaml-cpp's parse costs more than everything this thread does with what it reads: a long
+    // stream is parsed in pieces, on the second thread and a third.
+    ParseSplit split{kParsePieceBytes, 1};
     std::thread parser;
     try {
       parser = std::thread([&] {
@@ -307,7 +310,7 @@ class Loader {
         try {
           for (const Source& source : sources_) {
             if (source.kind == Source::Kind::kFile || source.kind == Source::Kind::kStdin) {
-              ReadSource(source, [&](SourceItem& item) { queue.Push(std::move(item)); });
+              ReadSource(source, [&](SourceItem& item) { queue.Push(std::move(item)); }, split);
             }
           }
         } catch (const HandoffQueue<SourceItem>::Abandoned&) {

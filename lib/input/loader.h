@@ -40,8 +40,11 @@ std::unique_ptr<FileSystem> NewRealFileSystem();
 // (when the machine has a second core), a few documents ahead of the thread that checks them and
 // hands TrainJobs over. Everything else, the JobHandler included, runs on the calling thread, in
 // input order, either way.
+// A stream parsed ahead is cut into pieces of about kParsePieceBytes, parsed on that thread and
+// one more side by side (ParseSplit in yaml/reader.h).
 enum class ParseAhead { kAuto, kNever, kAlways };
 inline constexpr std::size_t kParseAheadBytes = 64 * 1024;
+inline constexpr std::size_t kParsePieceBytes = 16 * 1024;
 
 struct LoadOptions {
   std::vector<std::string> paths;          // TrainJobs and runtimes; "-" is stdin

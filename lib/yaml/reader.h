@@ -28,11 +28,27 @@ struct ReadLimits {
 std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* file,
                                  const ReadLimits& limits = {});
 
+// How ForEachYamlDocument may share out the parse of a long stream. yaml-cpp parses a document
+// the same way whether it starts the stream or follows others (short of directives, which carry
+// over), so the stream is cut at "---" lines into pieces of about `piece_bytes`, parsed side by side
+// (on `helpers` threads besides the caller's) and handed over in order. A piece counts only once
+// the parse of the piece before it has reached its first line as the start of a document; past any
+// piece that did not (or that failed, or went over a limit) the stream is parsed again in turn.
+// Documents, positions, errors and limits are those of the parse in turn.
+struct ParseSplit {
+  std::size_t piece_bytes = 0;  // 0: never cut (and no helpers)
+  std::size_t helpers = 0;
+  std::size_t window = 8;       // pieces parsed at most ahead of the one being handed over
+  std::size_t* pieces_used = nullptr;  // if set: how many pieces were handed over from their own parse
+};
+
 // ReadYamlStream, handing each document to `each` as soon as it is read (which may take it), so
 // that a long stream is never held as Trees all at once. When the stream turns out malformed,
-// throws Error after the documents before the problem went to `each`.
+// throws Error after the documents before the problem went to `each`. `each` runs on the calling
+// thread, in order.
 void ForEachYamlDocument(std::string_view content, const std::string* file,
-                         const std::function<void(Tree&)>& each, const ReadLimits& limits = {});
+                         const std::function<void(Tree&)>& each, const ReadLimits& limits = {},
+                         const ParseSplit& split = {});
 
 // The type a plain (unquoted) scalar resolves to, as go-yaml v2 (and so kubectl) resolves it;
 // for the writers' quoting decisions too.

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -606,6 +608,122 @@ TEST_CASE("scalars with tags other than !!str are unsupported") {
   CHECK(ReadError("a: !!int 1\n") == "job.yaml:1:4: unsupported tag \"tag:yaml.org,2002:int\"");
   CHECK(ReadError("a:\n- !custom x\n") == "job.yaml:2:3: unsupported tag \"!custom\"");
   CHECK(ReadError("a: !!binary aGk=\n") == "job.yaml:1:4: unsupported tag \"tag:yaml.org,2002:binary\"");
+}
+
+// Every document read from `yaml`, positions included, then the error if there is one.
+std::string Outline(std::string_view yaml, const ReadLimits& limits = {}, const ParseSplit& split = {}) {
+  std::string out;
+  try {
+    ForEachYamlDocument(yaml, &kFile, [&](Tree& doc) { out += "---\n" + doc.Outline(); }, limits, split);
+  } catch (const Error& e) {
+    out += std::string("error: ") + e.what() + "\n";
+  }
+  return out;
+}
+
+// Checks that `yaml` reads in pieces, of every size and with any number of helpers, as it reads in
+// turn; returns the most pieces used.
+std::size_t CheckReadsInPieces(std::string_view yaml, const ReadLimits& limits = {}) {
+  std::string in_turn = Outline(yaml, limits);
+  std::size_t most = 0;
+  for (std::size_t piece_bytes : {1, 6, 40, 1000}) {
+    for (std::size_t helpers : {0, 1, 3}) {
+      CAPTURE(piece_bytes);
+      CAPTURE(helpers);
+      std::size_t used = 0;
+      CHECK(Outline(yaml, limits, ParseSplit{piece_bytes, helpers, 2, &used}) == in_turn);
+      most = std::max(most, used);
+    }
+  }
+  return most;
+}
+
+TEST_CASE("a stream read in pieces side by side reads as it reads in turn") {
+  SUBCASE("documents of all kinds, comments on the document lines, ends") {
+    CHECK(CheckReadsInPieces("a: 1\n---\nb: 2\n---\nc: [1, 2]\n") == 3);
+    CHECK(CheckReadsInPieces("--- # first\na: 1\n--- # second\nb: &x {k: v}\nc: *x\n...\n---\nd: 3\n") == 3);
+    CHECK(CheckReadsInPieces("- a\n- b\n---\n- c\n---\nplain\n---\n\"quoted\"\n---\t{f: 1}\n") == 5);
+    CHECK(CheckReadsInPieces("---\n---\n---\na: 1\n---\n") == 4);  // empty documents, and "---" last
+    CHECK(CheckReadsInPieces("a: 1\n---") == 2);
+    CHECK(CheckReadsInPieces("a: 1\r\n---\r\nb: 2\r\n---\r\nc: 3\r\n") == 3);
+    CHECK(CheckReadsInPieces("k: |\n  text\n---\nl: >\n  folded\n\n---\n--- |\n  top\n---\nm: 1\n") == 5);
+    CHECK(CheckReadsInPieces("a: 1\n---\nb: 2\n...\nc: 3\n---\nd: 4\n") == 3);
+  }
+  SUBCASE("lines like a document start that are none are no cuts") {
+    CHECK(CheckReadsInPieces("first\n----\n---x\nmore\n---\nnext\n") == 2);
+    CHECK(CheckReadsInPieces("a: |\n  ---\nb: '\n  ---'\n") == 1);
+  }
+  SUBCASE("a document start inside a scalar or a flow collection: the error of the read in turn") {
+    CHECK(CheckReadsInPieces("a: 1\n---\nb: \"open\n---\nc: 2\n---\nd: 3\n") == 1);
+    CHECK(CheckReadsInPieces("a: 1\n---\nb: [1,\n---\n2]\n---\nc: 1\n") == 1);
+    CHECK(Outline("a: 1\n---\nb: \"open\n---\nc: 2\n").find("error: job.yaml:4:1: malformed YAML") != std::string::npos);
+  }
+  SUBCASE("errors in later pieces, at their lines") {
+    CHECK(CheckReadsInPieces("a: 1\n---\nb: 2\n---\nc: 3\n  d: 4\n---\ne: 5\n") == 2);
+    CHECK(CheckReadsInPieces("a: 1\n---\nb:\n\t- x\n") == 1);
+    CHECK(CheckReadsInPieces("a: 1\n---\nb: 1\nb: 2\n") == 1);
+    CHECK(CheckReadsInPieces("a: 1\n---\n]\n---\nb: 1\n") == 1);
+    CHECK(CheckReadsInPieces("a: &x 1\n---\nb: *x\n") == 1);
+    CHECK(Outline("a: 1\n---\nb: 2\n---\nc: 3\n  d: 4\n", {}, ParseSplit{1, 1}) ==
+          "---\nobject @job.yaml:1:1\nkey a @job.yaml:1:1\n  integer 1 @job.yaml:1:4\n"
+          "---\nobject @job.yaml:3:1\nkey b @job.yaml:3:1\n  integer 2 @job.yaml:3:4\n"
+          "error: job.yaml:6:4: malformed YAML: illegal map value\n");
+  }
+  SUBCASE("directives hold for the documents after them: no cut after one") {
+    CHECK(CheckReadsInPieces("a: 1\n---\nb: 2\n...\n%YAML 1.2\n---\nc: 3\n---\nd: 4\n") == 2);
+    // yaml-cpp keeps a %TAG for the documents that do not set their own: the third reads !!str
+    // with it (and fails, so that the read in turn decides from the first piece on).
+    std::string tags = "a: !!str 1\n...\n%TAG !! tag:example.com,2000:\n--- !!str b\n...\n---\nc: !!str d\n";
+    CHECK(CheckReadsInPieces(tags) == 0);
+    CHECK(Outline(tags).find("unsupported tag \"tag:example.com,2000:str\"") != std::string::npos);
+  }
+  SUBCASE("what yaml-cpp reads differently from a stream's start") {
+    // A carriage return alone may count as a line break: no cut after one.
+    CHECK(CheckReadsInPieces("a: 1\n---\nb: \"x\ry\"\n---\nc: 2\n---\nd: 3\n") == 2);
+    // 0x04 is yaml-cpp's own end-of-stream mark: in the input, it reads as a null key.
+    CHECK(CheckReadsInPieces(std::string("a: 1\n---\nb: 2\n") + '\x04' + "\n---\nc: 3\n") == 3);
+    // A zero byte among the first four makes yaml-cpp read UTF-16 or UTF-32.
+    CHECK(CheckReadsInPieces(std::string("a\0: 1\n---\nb: 2\n", 15)) == 0);
+  }
+  SUBCASE("the limits count the whole stream") {
+    std::string docs = "a: [1, 2]\n---\nb: [3, 4]\n---\nc: [5, 6]\n---\nd: [7, 8]\n";
+    ReadLimits limits;
+    limits.max_values = 10;
+    CHECK(CheckReadsInPieces(docs, limits) == 2);
+    CHECK(Outline(docs, limits).find("error: job.yaml:5:1: more than 10 values") != std::string::npos);
+    std::string aliases = "a: &x [1, 2]\nb: *x\n---\nc: &y [3, 4]\nd: *y\n---\ne: &z [5]\nf: *z\n";
+    limits = ReadLimits{};
+    limits.max_alias_nodes = 13;
+    CHECK(CheckReadsInPieces(aliases, limits) == 2);
+    CHECK(Outline(aliases, limits).find("alias expansion limit") != std::string::npos);
+  }
+}
+
+TEST_CASE("a long stream read in pieces by several threads hands its documents over in order") {
+  std::string yaml;
+  for (int i = 0; i < 2000; ++i) {
+    yaml += fmt::format("---\nkind: TrainJob\nmetadata:\n  name: job-{}\n  labels: {{a: b}}\nspec:\n  count: {}\n  list: [x, y]\n", i, i);
+  }
+  std::string in_turn = Outline(yaml);
+  for (std::size_t helpers : {1, 3}) {
+    std::size_t used = 0;
+    CHECK(Outline(yaml, {}, ParseSplit{4096, helpers, 4, &used}) == in_turn);
+    CHECK(used > 40);
+  }
+  SUBCASE("a problem near the end comes after every document before it") {
+    std::string bad = yaml + "---\nkind: [\n";
+    std::string out = Outline(bad, {}, ParseSplit{4096, 1, 4});
+    CHECK(out == Outline(bad));
+    CHECK(out.find("error: job.yaml:16003:1: malformed YAML: end of sequence flow not found") != std::string::npos);
+  }
+  SUBCASE("a handler that throws stops the read and its helpers") {
+    int seen = 0;
+    auto each = [&](Tree&) {
+      if (++seen == 500) throw std::runtime_error("enough");
+    };
+    CHECK_THROWS_WITH(ForEachYamlDocument(yaml, &kFile, each, {}, ParseSplit{4096, 3, 4}), "enough");
+    CHECK(seen == 500);
+  }
 }
 
 }  // namespace trainer

@@ -164,6 +164,30 @@ bool operator==(const Tree& a, const Tree& b) {
   return false;
 }
 
+namespace {
+
+void OutlineInto(const Tree& tree, const std::string& indent, std::string& out) {
+  out += indent;
+  out += Tree::TypeName(tree.type());
+  if (tree.IsScalar()) {
+    out += ' ';
+    out += tree.IsInt() ? std::to_string(tree.AsInt()) : tree.IsBool() ? (tree.AsBool() ? "true" : "false") : tree.text();
+  }
+  out += " @" + tree.origin().Position() + "\n";
+  for (std::size_t i = 0; i < tree.items().size(); ++i) {
+    if (tree.IsMap()) out += indent + "key " + tree.KeyAt(i) + " @" + tree.KeyOriginAt(i).Position() + "\n";
+    OutlineInto(tree.items()[i], indent + "  ", out);
+  }
+}
+
+}  // namespace
+
+std::string Tree::Outline() const {
+  std::string out;
+  OutlineInto(*this, "", out);
+  return out;
+}
+
 void Tree::SetOriginRecursive(const Origin& origin) {
   origin_ = origin;
   for (auto& k : keys_) k.origin = origin;

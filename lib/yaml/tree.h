@@ -113,6 +113,10 @@ class Tree {
   friend bool operator==(const Tree& a, const Tree& b);
   friend bool operator!=(const Tree& a, const Tree& b) { return !(a == b); }
 
+  // Every value below and including this one, with its type, text and position (and map keys with
+  // theirs), one per line: for tests that compare what was read, positions included.
+  std::string Outline() const;
+
   // Sets the origin of this value and of everything below it.
   void SetOriginRecursive(const Origin& origin);
 

@@ -184,12 +184,37 @@ std::optional<std::string> WithoutByteOrderMarks(std::string_view content) {
 }
 
 // A read-only stream buffer over a string that yaml-cpp reads, so that the input is not copied.
+// It notes whether yaml-cpp has asked for more than the string holds, that is, has read it all.
 class ViewBuffer : public std::streambuf {
  public:
   explicit ViewBuffer(std::string_view s) {
     char* begin = const_cast<char*>(s.data());  // the get area is never written through
     setg(begin, begin, begin + s.size());
   }
+
+  bool read_to_end() const { return read_to_end_; }
+
+ protected:
+  // yaml-cpp reads in blocks; a short block is no end, an empty one is.
+  std::streamsize xsgetn(char* out, std::streamsize n) override {
+    std::streamsize available = egptr() - gptr();
+    if (available == 0) {
+      read_to_end_ = true;
+      return 0;
+    }
+    n = std::min(n, available);
+    std::memcpy(out, gptr(), static_cast<std::size_t>(n));
+    setg(eback(), gptr() + n, egptr());
+    return n;
+  }
+
+  int_type underflow() override {
+    read_to_end_ = true;
+    return traits_type::eof();
+  }
+
+ private:
+  bool read_to_end_ = false;
 };
 
 // yaml-cpp 0.7 accepts a quoted scalar left open at the end of the stream when a line break
@@ -242,23 +267,27 @@ struct ParseCancelled {};
 // Builds Trees from yaml-cpp parser events.
 class TreeBuilder : public YAML::EventHandler {
  public:
-  // `content` is the stream from `start.offset` on. Once a document starts at `stop_at` (an offset
-  // of the stream) or later, the builder notes where and takes no more events.
-  TreeBuilder(std::string_view content, const std::string* file, const ReadLimits& limits,
+  // `content` is the stream from `start.offset` on, read through `input`. Once a document starts at
+  // `stop_at` (an offset of the stream) or later, the builder notes where, and whether yaml-cpp had
+  // read all of `input` by then, and takes no more events.
+  TreeBuilder(std::string_view content, const ViewBuffer& input, const std::string* file, const ReadLimits& limits,
               const std::function<void(Tree&)>& each, const ParseStart& start,
               std::size_t stop_at = std::string_view::npos, const std::atomic<bool>* cancel = nullptr)
-      : content_(content), file_(file), limits_(limits), offset_(start.offset), lines_before_(start.lines_before),
-        stop_at_(stop_at), cancel_(cancel), alias_nodes_(start.alias_nodes), values_(start.values), each_(each) {}
+      : content_(content), input_(input), file_(file), limits_(limits), offset_(start.offset),
+        lines_before_(start.lines_before), stop_at_(stop_at), cancel_(cancel), alias_nodes_(start.alias_nodes),
+        values_(start.values), each_(each) {}
 
   std::size_t values() const { return values_; }
   std::size_t alias_nodes() const { return alias_nodes_; }
   const std::optional<std::size_t>& stopped_at() const { return stopped_at_; }
+  bool stopped_after_reading_all() const { return stopped_after_reading_all_; }
 
   void OnDocumentStart(const YAML::Mark& mark) override {
     if (stopped_at_) return;
     if (cancel_ && cancel_->load(std::memory_order_relaxed)) throw ParseCancelled{};
     if (std::size_t at = offset_ + static_cast<std::size_t>(mark.pos); at >= stop_at_) {
       stopped_at_ = at;
+      stopped_after_reading_all_ = input_.read_to_end();
       return;
     }
     // yaml-cpp 0.7 loops on a stray flow indicator (a "," or "]" outside a flow collection),
@@ -527,6 +556,7 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   std::string_view content_;
+  const ViewBuffer& input_;
   std::optional<int> last_document_start_;
   const std::string* file_;
   const ReadLimits& limits_;
@@ -534,6 +564,7 @@ class TreeBuilder : public YAML::EventHandler {
   std::uint32_t lines_before_;
   std::size_t stop_at_;
   std::optional<std::size_t> stopped_at_;
+  bool stopped_after_reading_all_ = false;
   const std::atomic<bool>* cancel_;
   std::vector<Frame> stack_;
   // The entries of the pending collections on the stack, each collection's after its parent's.
@@ -610,6 +641,15 @@ namespace {
 struct ParseEnd {
   bool stopped = false;  // at a document that starts at `resume`; otherwise at the end of its input
   std::size_t resume = 0;
+  // Stopped, but only once yaml-cpp had read all its input, up to the end of the stop line. yaml-cpp
+  // holds its tokens back when the last line before a "---" or "..." line is a plain scalar with no
+  // ":" at the indentation of the block map it is in (it reads it as a key without a value): it
+  // never settles whether that is a key, and scans on to the end of the stream or its first error
+  // before the parser sees anything more. Read in turn, a scanner error anywhere later in the stream
+  // then comes before the documents in between; this parse saw only its own input, so what it read
+  // tells nothing. Otherwise yaml-cpp has read no further than the "---" when the builder learns of
+  // the document start.
+  bool held_back = false;
   std::size_t values = 0;  // the limits' counts at the end, those before the start included
   std::size_t alias_nodes = 0;
 };
@@ -633,7 +673,7 @@ ParseEnd ParseFrom(std::string_view content, const std::string* file, const Read
   }
   ViewBuffer buffer(rest);
   std::istream in(&buffer);
-  TreeBuilder builder(rest, file, limits, each, start, stop_at, cancel);
+  TreeBuilder builder(rest, buffer, file, limits, each, start, stop_at, cancel);
   ParseEnd end;
   auto at = [&](const YAML::Mark& mark) {
     return Origin::Input(file, start.lines_before + static_cast<std::uint32_t>(mark.line + 1),
@@ -659,6 +699,7 @@ ParseEnd ParseFrom(std::string_view content, const std::string* file, const Read
   if (builder.stopped_at()) {
     end.stopped = true;
     end.resume = *builder.stopped_at();
+    end.held_back = builder.stopped_after_reading_all();
   }
   end.values = builder.values();
   end.alias_nodes = builder.alias_nodes();
@@ -738,11 +779,13 @@ class SplitParse {
       bool over_limits = piece.end && (counted.values + piece.end->values > limits_.max_values ||
                                        counted.alias_nodes + piece.end->alias_nodes > limits_.max_alias_nodes);
       // A piece ends where the next one begins, or is the last and ends with the stream.
-      bool ended_as_cut = piece.end && (piece.next == std::string_view::npos ? !piece.end->stopped
-                                                                              : piece.end->stopped && piece.end->resume == piece.next);
+      bool ended_as_cut = piece.end && (piece.next == std::string_view::npos
+                                            ? !piece.end->stopped
+                                            : piece.end->stopped && piece.end->resume == piece.next && !piece.end->held_back);
       if (!piece.end || over_limits || !ended_as_cut) {
-        // The parse in turn from this piece's start decides: an error, a limit or a cut that was no
-        // document start. Its start is one (the piece before reached it as one).
+        // The parse in turn from this piece's start decides: an error, a limit, a cut that was no
+        // document start, or tokens held back. Its start is one (the piece before reached it as
+        // one, with nothing held back).
         StopHelpers();
         ParseStart start = counted;
         start.offset = piece.begin;

@@ -152,6 +152,13 @@ read -r spawn_ms _ < <("$measure" $((repeat * 4)) /dev/null -- /bin/true)
 printf 'cold start, one job: %.2f ms, %.1f MiB (starting /bin/true: %.2f ms)\n' "$cold_ms" \
   "$(awk -v k="$cold_rss" 'BEGIN { print k / 1024 }')" "$spawn_ms"
 
+# An input error: the same job with a string for numNodes, which fails with exit code 2 (the
+# first exception a process throws must not cost more than the rest of its run).
+sed 's/^    numNodes: [0-9]*/    numNodes: "two"/' "$work/one.yaml" > "$work/bad.yaml"
+grep -q 'numNodes: "two"' "$work/bad.yaml" || { echo "run.sh: no numNodes in the generated job" >&2; exit 2; }
+read -r bad_ms _ < <("$measure" $((repeat * 4)) /dev/null 2 -- "$trainer" render -r "$runtimes/torch_distributed.yaml" "$work/bad.yaml")
+printf 'cold start, an input error: %.2f ms\n' "$bad_ms"
+
 # numNodes: an MPI job's hostfile has a line per node.
 for nodes in 1000 10000; do
   ((smoke)) && nodes=$((nodes / 100))

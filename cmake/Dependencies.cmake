@@ -29,7 +29,14 @@ if(TRAINER_LINK_STATIC)
   target_link_libraries(trainer_deps INTERFACE fmt::fmt-header-only ${TRAINER_YAML_CPP_STATIC} OpenSSL::Crypto)
   # libcrypto.a holds network and dlopen code trainer never calls; the linker's warnings about
   # them under -static are expected.
-  target_link_options(trainer_deps INTERFACE -static)
+  #
+  # A static PIE with an exception-frame index: under plain -static, the C runtime registers the
+  # program's unwind tables, and the first exception thrown (every input error, --version, --help)
+  # sorts all of them first, some 60 million instructions (~4 ms); with the index the unwinder
+  # searches it instead. The price is the start-up relocations of a PIE: ~0.3 ms, mostly copying
+  # the pages of pointers they write (bench/RESULTS.md, "Errors as fast as renders").
+  target_compile_options(trainer_deps INTERFACE -fPIE)
+  target_link_options(trainer_deps INTERFACE -static-pie -Wl,--eh-frame-hdr)
   set(TRAINER_YAML_CPP ${TRAINER_YAML_CPP_STATIC})
   # jemalloc in place of glibc's malloc: rendering builds, copies and frees many small trees, and
   # jemalloc renders 10,000 TrainJobs about 15% faster (bench/RESULTS.md). The parse floor links it

@@ -37,10 +37,13 @@ struct RenderFlags {
   std::string validate = "strict";
 };
 
-// Standard output, spooled to a temporary file while TrainJobs render (memory stays flat however
-// many there are) and copied out only when all of them rendered.
+// Standard output, held until all TrainJobs rendered and copied out only then: in memory up to
+// kHeldBytes, beyond that in a temporary file (memory stays flat however many there are). The file
+// is made at the start, so that an unusable TMPDIR fails every render alike.
 class SpoolSink : public RenderSink {
  public:
+  static constexpr std::size_t kHeldBytes = 4 << 20;
+
   SpoolSink() {
     // In $TMPDIR (else /tmp), unlinked at once: nothing is left behind, whatever happens.
     const char* tmpdir = std::getenv("TMPDIR");
@@ -61,12 +64,25 @@ class SpoolSink : public RenderSink {
   ~SpoolSink() override { std::fclose(file_); }
 
   void Output(std::string_view text) override {
-    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
-      throw Error(fmt::format("cannot write the output's temporary file: {}", std::strerror(errno)));
+    if (!spilled_ && held_.size() + text.size() <= kHeldBytes) {
+      if (held_.empty()) held_.reserve(kHeldBytes);  // pages are taken as they are written
+      held_.append(text);
+      return;
     }
+    if (!spilled_) {
+      spilled_ = true;
+      Spool(held_);
+      held_ = std::string();
+    }
+    Spool(text);
   }
 
   void CopyTo(std::FILE* out) {
+    if (!spilled_) {
+      std::fwrite(held_.data(), 1, held_.size(), out);
+      if (std::fflush(out) != 0 || std::ferror(out)) throw Error("cannot write to standard output");
+      return;
+    }
     if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) {
       throw Error(fmt::format("cannot read back the output's temporary file: {}", std::strerror(errno)));
     }
@@ -80,7 +96,15 @@ class SpoolSink : public RenderSink {
   }
 
  private:
+  void Spool(std::string_view text) {
+    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
+      throw Error(fmt::format("cannot write the output's temporary file: {}", std::strerror(errno)));
+    }
+  }
+
   std::FILE* file_ = nullptr;
+  std::string held_;
+  bool spilled_ = false;
 };
 
 // --output-dir: each object's file is written under a temporary name as it renders, and all are

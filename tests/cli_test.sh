@@ -67,6 +67,19 @@ before=$(ls -A "$tmp")
 TMPDIR="$tmp" run render examples/quickstart.yaml
 check "the spool file is not left in TMPDIR" test "$rc" -eq 0 -a "$(ls -A "$tmp")" = "$before"
 
+# Output beyond what render holds in memory (4 MiB) goes through the temporary file: an MPI job
+# whose hostfile has 200,000 lines. What comes out must be what --output-dir writes.
+sed 's/numNodes: [0-9]*/numNodes: 200000/' testdata/40-mpi-launcher-and-nodes/input.yaml >"$tmp/big.yaml"
+before=$(ls -A "$tmp")
+TMPDIR="$tmp" run render "$tmp/big.yaml"
+check "a render of over 4 MiB succeeds" test "$rc" -eq 0 -a "$(stat -c %s "$tmp/out")" -gt $((4 << 20))
+check "... leaves no spool file in TMPDIR" test "$(ls -A "$tmp")" = "$before"
+mv "$tmp/out" "$tmp/big.out"
+run render "$tmp/big.yaml" --output-dir "$tmp/big-dir"
+run diff "$tmp/big.out" "$tmp/big-dir"
+check "... and prints what --output-dir writes" test "$rc" -eq 0 -a "$(grep -c ' slots=' "$tmp/big.out")" -eq 200000
+rm -rf "$tmp/big.yaml" "$tmp/big.out" "$tmp/big-dir"
+
 run render examples/quickstart.yaml -o json
 check "-o json prints a v1 List" grep -q '"kind": "List"' "$tmp/out"
 

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -18,6 +20,7 @@
 #include "api/schema.h"
 #include "util/error.h"
 #include "util/handoff_queue.h"
+#include "util/thread.h"
 #include "webhooks/trainingruntime.h"
 #include "yaml/reader.h"
 
@@ -148,6 +151,9 @@ struct Source {
 struct SourceItem {
   bool end = false;
   Tree document;
+  // Instead of documents and an end: a long stream, parsed by the thread that loads it with help
+  // from the thread that read it.
+  std::shared_ptr<PieceParse> pieces;
   std::optional<Error> unreadable;  // end: the source could not be read
   std::optional<Error> malformed;   // end: the source is not valid YAML
 };
@@ -230,8 +236,11 @@ class Loader {
   }
 
   // Reads and parses a file or standard input, handing its documents and then its end to `emit`.
-  // Runs on the parsing thread when parsing ahead: it touches nothing but the file system.
-  void ReadSource(const Source& source, const std::function<void(SourceItem&)>& emit, const ParseSplit& split = {}) {
+  // Runs on the parsing thread when parsing ahead: it touches nothing but the file system. With
+  // `lend`, a stream longer than a piece goes to `emit` whole, to be parsed in pieces by the thread
+  // that loads it, and `lend` then helps with its parse.
+  void ReadSource(const Source& source, const std::function<void(SourceItem&)>& emit,
+                  const std::function<void(PieceParse&)>& lend = nullptr) {
     SourceItem end;
     end.end = true;
     std::string content;
@@ -242,12 +251,28 @@ class Loader {
       emit(end);
       return;
     }
+    if (lend && content.size() > kParsePieceBytes) {
+      std::shared_ptr<PieceParse> pieces;
+      try {
+        pieces = std::make_shared<PieceParse>(std::move(content), source.name, ReadLimits{},
+                                              ParseSplit{kParsePieceBytes, 0});
+      } catch (const Error& e) {
+        end.malformed = e;
+        emit(end);
+        return;
+      }
+      SourceItem item;
+      item.pieces = pieces;
+      emit(item);
+      lend(*pieces);
+      return;
+    }
     try {
       ForEachYamlDocument(content, source.name, [&](Tree& doc) {
         SourceItem item;
         item.document = std::move(doc);
         emit(item);
-      }, ReadLimits{}, split);
+      });
     } catch (const Error& e) {
       end.malformed = e;
     }
@@ -275,6 +300,21 @@ class Loader {
   // Loads each document as it is read. A stream that turns out malformed reports that problem
   // alone: what its earlier documents said is dropped, as their objects are.
   void Take(const Source& source, SourceItem& item) {
+    if (item.pieces) {
+      SourceItem end;
+      end.end = true;
+      try {
+        item.pieces->Run([&](Tree& doc) {
+          SourceItem document;
+          document.document = std::move(doc);
+          Take(source, document);
+        });
+      } catch (const Error& e) {
+        end.malformed = e;
+      }
+      Take(source, end);
+      return;
+    }
     if (!item.end) {
       try {
         LoadDocument(std::move(item.document), source.runtimes_only);
@@ -300,17 +340,37 @@ class Loader {
   // thread is to be had (nothing is read then).
   bool LoadParsingAhead() {
     HandoffQueue<SourceItem> queue;
-    // yaml-cpp's parse costs more than everything this thread does with what it reads: a long
-    // stream is parsed in pieces, on the second thread and a third.
-    ParseSplit split{kParsePieceBytes, 1};
-    std::thread parser;
+    // yaml-cpp's parse costs about as much CPU time as everything this thread does with what it
+    // reads: a long stream is parsed in pieces by this thread and the second one, which then reads
+    // on. Two threads, not three: a third would take turns with this one on a machine with two
+    // cores, and this one, the last in line, would fall behind.
+    std::mutex lending;
+    PieceParse* helping = nullptr;  // the stream the second thread helps with
+    bool given_up = false;          // by this thread: the second one is not to help any more
+    auto lend = [&](PieceParse& pieces) {
+      {
+        std::lock_guard lock(lending);
+        if (given_up) throw HandoffQueue<SourceItem>::Abandoned{};
+        helping = &pieces;
+      }
+      pieces.Help();
+      std::lock_guard lock(lending);
+      helping = nullptr;
+    };
+    SpreadThread parser;
     try {
-      parser = std::thread([&] {
+      parser = SpreadThread([&] {
         std::exception_ptr failure;
         try {
           for (const Source& source : sources_) {
             if (source.kind == Source::Kind::kFile || source.kind == Source::Kind::kStdin) {
-              ReadSource(source, [&](SourceItem& item) { queue.Push(std::move(item)); }, split);
+              ReadSource(
+                  source,
+                  [&](SourceItem& item) {
+                    bool wait_for_it = item.pieces != nullptr;  // the loading thread parses it too
+                    queue.Push(std::move(item), wait_for_it);
+                  },
+                  lend);
             }
           }
         } catch (const HandoffQueue<SourceItem>::Abandoned&) {
@@ -334,12 +394,17 @@ class Loader {
             if (!queue.Take(batch)) break;  // the parse failed; its exception is rethrown below
           }
           SourceItem& item = batch[next++];
-          ended = item.end;
+          ended = item.end || item.pieces;
           Take(source, item);
         }
         if (!ended) break;
       }
     } catch (...) {
+      {
+        std::lock_guard lock(lending);
+        given_up = true;
+        if (helping) helping->Stop();
+      }
       queue.Abandon();
       parser.join();
       throw;

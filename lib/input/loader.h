@@ -40,8 +40,9 @@ std::unique_ptr<FileSystem> NewRealFileSystem();
 // (when the machine has a second core), a few documents ahead of the thread that checks them and
 // hands TrainJobs over. Everything else, the JobHandler included, runs on the calling thread, in
 // input order, either way.
-// A stream parsed ahead is cut into pieces of about kParsePieceBytes, parsed on that thread and
-// one more side by side (ParseSplit in yaml/reader.h).
+// A stream parsed ahead that is longer than kParsePieceBytes is cut into pieces of about that size
+// (ParseSplit in yaml/reader.h), parsed side by side by the second thread and the calling one,
+// which parses a piece itself whenever the next one to hand over is not parsed yet.
 enum class ParseAhead { kAuto, kNever, kAlways };
 inline constexpr std::size_t kParseAheadBytes = 64 * 1024;
 inline constexpr std::size_t kParsePieceBytes = 16 * 1024;

@@ -434,6 +434,35 @@ TEST_CASE("when the job handler throws, parsing ahead stops and the exception re
   }
 }
 
+TEST_CASE("a long stream parsed in pieces by both threads loads as in turn, however it ends") {
+  testing::FakeFileSystem fs;
+  fs.files["rt.yaml"] = kRuntime;
+  fs.files["long.yaml"] = ManyJobs(400, "l");
+  fs.files["late-problem.yaml"] = ManyJobs(400, "m") + "---\nkind: [\n";
+  fs.files["early-problem.yaml"] = "kind: [\n---\n" + ManyJobs(400, "e");
+  fs.files["after.yaml"] = ManyJobs(3, "z");
+  LoadOptions options;
+  options.paths = {"rt.yaml", "long.yaml", "late-problem.yaml", "early-problem.yaml", "after.yaml"};
+  options.parse_ahead = ParseAhead::kNever;
+  Loaded in_turn = LoadEverything(options, fs);
+  options.parse_ahead = ParseAhead::kAlways;
+  CheckSame(LoadEverything(options, fs), in_turn);
+  CHECK(in_turn.malformed_files == 2);
+  CHECK(in_turn.jobs.size() == (400 - 58) + (400 - 58) + (3 - 1));  // less the bogus ones
+}
+
+TEST_CASE("when the job handler throws before a long stream's turn, the help with its parse stops") {
+  testing::FakeFileSystem fs;
+  fs.files["first.yaml"] = std::string(kRuntime) + "---\n" + ManyJobs(5);
+  fs.files["long.yaml"] = ManyJobs(3000, "l");  // more pieces than are parsed ahead of the handover
+  LoadOptions options;
+  options.paths = {"first.yaml", "long.yaml"};
+  options.parse_ahead = ParseAhead::kAlways;
+  Loaded ahead = LoadEverything(options, fs, 2);
+  CHECK(ahead.thrown == "runtime_error: handler gave up");
+  CHECK(ahead.jobs.size() == 2);
+}
+
 TEST_CASE("a directory that cannot be listed ends the load at its turn, parsed ahead or in turn") {
   ThornyFileSystem fs;
   fs.files["rt.yaml"] = kRuntime;

@@ -27,6 +27,7 @@
 #include <unordered_set>
 
 #include "util/error.h"
+#include "util/thread.h"
 
 namespace trainer {
 
@@ -756,7 +757,44 @@ std::size_t NextDocumentStartLine(std::string_view content, std::size_t from) {
   return std::string_view::npos;
 }
 
-// A stream parsed in pieces side by side (see ParseSplit).
+// Checks a stream before its parse: its size, and its bytes as UTF-8. Returns it without its byte
+// order marks when it had any.
+std::optional<std::string> CheckStream(std::string_view content, const std::string* file, const ReadLimits& limits) {
+  auto at_offset = [&](std::string_view text, std::size_t offset) {
+    std::uint32_t line = 1, column = 1;
+    for (std::size_t i = 0; i < offset; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    return Origin::Input(file, line, column);
+  };
+  if (content.size() > limits.max_bytes) {
+    throw Error(Diagnostic{Origin::Input(file, 1, 1), "", "",
+                           fmt::format("input larger than {} bytes (document size limit)", limits.max_bytes)});
+  }
+  std::optional<std::string> without_marks = WithoutByteOrderMarks(content);
+  std::string_view checked = without_marks ? std::string_view(*without_marks) : content;
+  if (std::size_t bad = FindInvalidUtf8(checked); bad != std::string_view::npos) {
+    throw Error(Diagnostic{at_offset(checked, bad), "", "", "invalid UTF-8"});
+  }
+  return without_marks;
+}
+
+// Whether a checked stream is cut into pieces. yaml-cpp takes a stream with a zero byte among its
+// first four for UTF-16 or UTF-32, and the pieces after the first would be read as UTF-8.
+bool MayCut(std::string_view content, const ParseSplit& split) {
+  return split.piece_bytes != 0 && content.size() > split.piece_bytes &&
+         content.substr(0, 4).find('\0') == std::string_view::npos;
+}
+
+}  // namespace
+
+// A stream parsed in pieces side by side (see ParseSplit), by the thread that hands the documents
+// over (Run), the helper threads it starts, and any other thread that lends a hand (Help).
 class SplitParse {
  public:
   SplitParse(std::string_view content, const std::string* file, const ReadLimits& limits, const ParseSplit& split)
@@ -765,7 +803,35 @@ class SplitParse {
   SplitParse& operator=(const SplitParse&) = delete;
   ~SplitParse() { StopHelpers(); }
 
+  // Parses pieces as the window lets it, until none is left or the parse stops.
+  void Help() {
+    std::unique_lock lock(mutex_);
+    while (!stopped_) {
+      if (Piece* piece = CutLocked()) {
+        lock.unlock();
+        Parse(*piece);
+        lock.lock();
+      } else if (last_cut_) {
+        return;
+      } else {
+        changed_.wait(lock);
+      }
+    }
+  }
+
+  // Makes every Help return, now and later.
+  void Stop() {
+    std::lock_guard lock(mutex_);
+    stopped_ = true;
+    cancel_.store(true, std::memory_order_relaxed);
+    changed_.notify_all();
+  }
+
   void Run(const std::function<void(Tree&)>& each) {
+    struct StopAtEnd {
+      SplitParse* parse;
+      ~StopAtEnd() { parse->StopHelpers(); }
+    } stop_at_end{this};
     for (std::size_t i = 0; i < split_.helpers; ++i) {
       try {
         helpers_.emplace_back([this] { Help(); });
@@ -858,22 +924,6 @@ class SplitParse {
     changed_.notify_all();
   }
 
-  // A helper thread: parses pieces as the window lets it, until none is left or it is stopped.
-  void Help() {
-    std::unique_lock lock(mutex_);
-    while (!stopped_) {
-      if (Piece* piece = CutLocked()) {
-        lock.unlock();
-        Parse(*piece);
-        lock.lock();
-      } else if (last_cut_) {
-        return;
-      } else {
-        changed_.wait(lock);
-      }
-    }
-  }
-
   // The piece at `index`, once parsed; this thread parses pieces itself rather than wait idle.
   Piece& AwaitPiece(std::size_t index) {
     std::unique_lock lock(mutex_);
@@ -889,14 +939,10 @@ class SplitParse {
     return pieces_[index];
   }
 
+  // Stops the parse and waits for the helper threads Run started.
   void StopHelpers() {
-    {
-      std::lock_guard lock(mutex_);
-      stopped_ = true;
-      cancel_.store(true, std::memory_order_relaxed);
-      changed_.notify_all();
-    }
-    for (std::thread& helper : helpers_) helper.join();
+    Stop();
+    for (SpreadThread& helper : helpers_) helper.join();
     helpers_.clear();
   }
 
@@ -904,7 +950,7 @@ class SplitParse {
   const std::string* file_;
   const ReadLimits& limits_;
   const ParseSplit split_;
-  std::vector<std::thread> helpers_;
+  std::vector<SpreadThread> helpers_;
   std::atomic<bool> cancel_{false};
   std::mutex mutex_;
   std::condition_variable changed_;  // a piece was parsed or handed over, or the helpers stop
@@ -914,41 +960,44 @@ class SplitParse {
   bool stopped_ = false;
 };
 
-}  // namespace
-
 void ForEachYamlDocument(std::string_view content, const std::string* file,
                          const std::function<void(Tree&)>& each, const ReadLimits& limits, const ParseSplit& split) {
-  auto at_offset = [&](std::size_t offset) {
-    std::uint32_t line = 1, column = 1;
-    for (std::size_t i = 0; i < offset; ++i) {
-      if (content[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    return Origin::Input(file, line, column);
-  };
-  if (content.size() > limits.max_bytes) {
-    throw Error(Diagnostic{Origin::Input(file, 1, 1), "", "",
-                           fmt::format("input larger than {} bytes (document size limit)", limits.max_bytes)});
-  }
-  std::optional<std::string> without_marks = WithoutByteOrderMarks(content);
+  std::optional<std::string> without_marks = CheckStream(content, file, limits);
   if (without_marks) content = *without_marks;
-  if (std::size_t bad = FindInvalidUtf8(content); bad != std::string_view::npos) {
-    throw Error(Diagnostic{at_offset(bad), "", "", "invalid UTF-8"});
-  }
-  // yaml-cpp takes a stream with a zero byte among its first four for UTF-16 or UTF-32, and the
-  // pieces after the first would be read as UTF-8.
-  bool may_cut = split.piece_bytes != 0 && content.size() > split.piece_bytes &&
-                 content.substr(0, 4).find('\0') == std::string_view::npos;
   if (split.pieces_used) *split.pieces_used = 0;
-  if (!may_cut) {
+  if (!MayCut(content, split)) {
     ParseFrom(content, file, limits, ParseStart{}, each);
     return;
   }
   SplitParse(content, file, limits, split).Run(each);
+}
+
+PieceParse::PieceParse(std::string content, const std::string* file, const ReadLimits& limits,
+                       const ParseSplit& split)
+    : content_(std::move(content)), file_(file), limits_(limits), split_(split) {
+  if (std::optional<std::string> without_marks = CheckStream(content_, file_, limits_)) {
+    content_ = std::move(*without_marks);
+  }
+  if (split_.pieces_used) *split_.pieces_used = 0;
+  if (MayCut(content_, split_)) parse_ = std::make_unique<SplitParse>(content_, file_, limits_, split_);
+}
+
+PieceParse::~PieceParse() = default;
+
+void PieceParse::Run(const std::function<void(Tree&)>& each) {
+  if (parse_) {
+    parse_->Run(each);
+  } else {
+    ParseFrom(content_, file_, limits_, ParseStart{}, each);
+  }
+}
+
+void PieceParse::Help() {
+  if (parse_) parse_->Help();
+}
+
+void PieceParse::Stop() {
+  if (parse_) parse_->Stop();
 }
 
 std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* file,

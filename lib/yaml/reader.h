@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,37 @@ struct ParseSplit {
 void ForEachYamlDocument(std::string_view content, const std::string* file,
                          const std::function<void(Tree&)>& each, const ReadLimits& limits = {},
                          const ParseSplit& split = {});
+
+class SplitParse;
+
+// A stream parsed as ForEachYamlDocument parses it, where other threads than the one handing the
+// documents over may lend a hand with its pieces: a thread that has a stream to parse can pass it
+// on, help with its parse, and move on to its next stream while the pieces are handed over.
+class PieceParse {
+ public:
+  // Keeps `content`, checked as ForEachYamlDocument checks it (throws the same Error).
+  PieceParse(std::string content, const std::string* file, const ReadLimits& limits, const ParseSplit& split);
+  PieceParse(const PieceParse&) = delete;
+  PieceParse& operator=(const PieceParse&) = delete;
+  ~PieceParse();
+
+  // On one thread, once: ForEachYamlDocument(content, file, each, limits, split). Once it returned
+  // or threw, Help returns at once.
+  void Run(const std::function<void(Tree&)>& each);
+  // On any other thread: parses pieces ahead of the ones handed over, as the window lets it, until
+  // none is left to cut or the parse stopped. Waits while the window is full: where Run may never
+  // be called, Stop first.
+  void Help();
+  // Makes Help return, now and later.
+  void Stop();
+
+ private:
+  std::string content_;
+  const std::string* file_;
+  ReadLimits limits_;
+  ParseSplit split_;
+  std::unique_ptr<SplitParse> parse_;  // none when the stream is not cut
+};
 
 // The type a plain (unquoted) scalar resolves to, as go-yaml v2 (and so kubectl) resolves it;
 // for the writers' quoting decisions too.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <thread>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -621,17 +622,42 @@ std::string Outline(std::string_view yaml, const ReadLimits& limits = {}, const 
   return out;
 }
 
+// Outline, read by a PieceParse that `lenders` other threads help with.
+std::string OutlineLent(std::string_view yaml, const ReadLimits& limits, const ParseSplit& split, int lenders) {
+  std::string out;
+  try {
+    PieceParse parse(std::string(yaml), &kFile, limits, split);
+    struct Lenders {
+      std::vector<std::thread> threads;
+      ~Lenders() {
+        for (std::thread& thread : threads) thread.join();
+      }
+    } lending;
+    for (int i = 0; i < lenders; ++i) lending.threads.emplace_back([&] { parse.Help(); });
+    parse.Run([&](Tree& doc) { out += "---\n" + doc.Outline(); });
+  } catch (const Error& e) {
+    out += std::string("error: ") + e.what() + "\n";
+  }
+  return out;
+}
+
 // Checks that `yaml` reads in pieces, of every size and with any number of helpers, as it reads in
-// turn; returns the most pieces used.
+// turn, and so with threads lending a hand; returns the most pieces used.
 std::size_t CheckReadsInPieces(std::string_view yaml, const ReadLimits& limits = {}) {
   std::string in_turn = Outline(yaml, limits);
   std::size_t most = 0;
   for (std::size_t piece_bytes : {1, 6, 40, 1000}) {
+    CAPTURE(piece_bytes);
     for (std::size_t helpers : {0, 1, 3}) {
-      CAPTURE(piece_bytes);
       CAPTURE(helpers);
       std::size_t used = 0;
       CHECK(Outline(yaml, limits, ParseSplit{piece_bytes, helpers, 2, &used}) == in_turn);
+      most = std::max(most, used);
+    }
+    for (int lenders : {1, 2}) {
+      CAPTURE(lenders);
+      std::size_t used = 0;
+      CHECK(OutlineLent(yaml, limits, ParseSplit{piece_bytes, 0, 2, &used}, lenders) == in_turn);
       most = std::max(most, used);
     }
   }
@@ -739,6 +765,44 @@ TEST_CASE("a long stream read in pieces by several threads hands its documents o
     };
     CHECK_THROWS_WITH(ForEachYamlDocument(yaml, &kFile, each, {}, ParseSplit{4096, 3, 4}), "enough");
     CHECK(seen == 500);
+  }
+}
+
+TEST_CASE("a long stream that other threads help parse hands its documents over in order") {
+  std::string yaml;
+  for (int i = 0; i < 2000; ++i) {
+    yaml += fmt::format("---\nkind: TrainJob\nmetadata:\n  name: job-{}\nspec:\n  count: {}\n", i, i);
+  }
+  std::string in_turn = Outline(yaml);
+  std::size_t used = 0;
+  CHECK(OutlineLent(yaml, {}, ParseSplit{2048, 0, 4, &used}, 1) == in_turn);
+  CHECK(used > 20);
+  SUBCASE("a problem near the end comes after every document before it") {
+    std::string bad = yaml + "---\nkind: [\n";
+    CHECK(OutlineLent(bad, {}, ParseSplit{2048, 0, 4}, 1) == Outline(bad));
+  }
+  SUBCASE("the stream is checked as it is given") {
+    std::string bad = yaml + "name: \xff\n";
+    CHECK_THROWS_WITH(PieceParse(bad, &kFile, {}, ParseSplit{2048, 0, 4}), "job.yaml:12001:7: invalid UTF-8");
+  }
+  SUBCASE("a handler that throws stops the help") {
+    PieceParse parse(yaml, &kFile, {}, ParseSplit{2048, 0, 4});
+    std::thread lender([&] { parse.Help(); });
+    int seen = 0;
+    CHECK_THROWS_WITH(parse.Run([&](Tree&) {
+      if (++seen == 500) throw std::runtime_error("enough");
+    }),
+                      "enough");
+    lender.join();  // returns: the parse stopped
+    CHECK(seen == 500);
+  }
+  SUBCASE("help waits for room while no document is handed over, until stopped") {
+    PieceParse parse(yaml, &kFile, {}, ParseSplit{2048, 0, 2, &used});
+    std::thread lender([&] { parse.Help(); });
+    parse.Stop();
+    lender.join();
+    parse.Help();  // at once, stopped
+    CHECK(used == 0);
   }
 }
 

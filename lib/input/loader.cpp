@@ -253,9 +253,9 @@ class Loader {
     }
     if (lend && content.size() > kParsePieceBytes) {
       std::shared_ptr<PieceParse> pieces;
+      ParseSplit split{ParsePieceBytes(content.size()), 0};
       try {
-        pieces = std::make_shared<PieceParse>(std::move(content), source.name, ReadLimits{},
-                                              ParseSplit{kParsePieceBytes, 0});
+        pieces = std::make_shared<PieceParse>(std::move(content), source.name, ReadLimits{}, split);
       } catch (const Error& e) {
         end.malformed = e;
         emit(end);

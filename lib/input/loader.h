@@ -1,6 +1,8 @@
 // Loading inputs: files, directories and stdin into TrainJobs and runtimes, and runtime lookup.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <deque>
 #include <functional>
 #include <cstdint>
@@ -40,12 +42,18 @@ std::unique_ptr<FileSystem> NewRealFileSystem();
 // (when the machine has a second core), a few documents ahead of the thread that checks them and
 // hands TrainJobs over. Everything else, the JobHandler included, runs on the calling thread, in
 // input order, either way.
-// A stream parsed ahead that is longer than kParsePieceBytes is cut into pieces of about that size
-// (ParseSplit in yaml/reader.h), parsed side by side by the second thread and the calling one,
-// which parses a piece itself whenever the next one to hand over is not parsed yet.
+// A stream parsed ahead that is longer than kParsePieceBytes is cut into pieces (ParseSplit in
+// yaml/reader.h), parsed side by side by the second thread and the calling one, which parses a
+// piece itself whenever the next one to hand over is not parsed yet. Pieces are a sixteenth of the
+// stream, between kParsePieceBytes and four times that: the documents of the last piece are
+// loaded by the calling thread alone, after every piece is parsed, so short streams get small
+// pieces; long ones get fewer.
 enum class ParseAhead { kAuto, kNever, kAlways };
 inline constexpr std::size_t kParseAheadBytes = 64 * 1024;
-inline constexpr std::size_t kParsePieceBytes = 16 * 1024;
+inline constexpr std::size_t kParsePieceBytes = 4 * 1024;
+inline std::size_t ParsePieceBytes(std::size_t stream_bytes) {
+  return std::clamp(stream_bytes / 16, kParsePieceBytes, 4 * kParsePieceBytes);
+}
 
 struct LoadOptions {
   std::vector<std::string> paths;          // TrainJobs and runtimes; "-" is stdin

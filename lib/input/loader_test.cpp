@@ -451,6 +451,13 @@ TEST_CASE("a long stream parsed in pieces by both threads loads as in turn, howe
   CHECK(in_turn.jobs.size() == (400 - 58) + (400 - 58) + (3 - 1));  // less the bogus ones
 }
 
+TEST_CASE("a long stream's pieces are a sixteenth of it, from 4 to 16 KiB") {
+  CHECK(ParsePieceBytes(20 * 1024) == 4 * 1024);
+  CHECK(ParsePieceBytes(100 * 1024) == 100 * 1024 / 16);
+  CHECK(ParsePieceBytes(256 * 1024) == 16 * 1024);
+  CHECK(ParsePieceBytes(100 * 1024 * 1024) == 16 * 1024);
+}
+
 TEST_CASE("when the job handler throws before a long stream's turn, the help with its parse stops") {
   testing::FakeFileSystem fs;
   fs.files["first.yaml"] = std::string(kRuntime) + "---\n" + ManyJobs(5);

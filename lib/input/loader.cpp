@@ -339,7 +339,9 @@ class Loader {
   // Loads the sources, read and parsed on a second thread a few documents ahead; false when no
   // thread is to be had (nothing is read then).
   bool LoadParsingAhead() {
-    HandoffQueue<SourceItem> queue;
+    // Woken by the first item: the runtimes and short files are loaded as they are parsed, rather
+    // than eight at a time after the parse of the eighth.
+    HandoffQueue<SourceItem> queue(64, 1);
     // yaml-cpp's parse costs about as much CPU time as everything this thread does with what it
     // reads: a long stream is parsed in pieces by this thread and the second one, which then reads
     // on. Two threads, not three: a third would take turns with this one on a machine with two

@@ -12,7 +12,6 @@
 #include <deque>
 #include <exception>
 #include <mutex>
-#include <thread>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>

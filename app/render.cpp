@@ -80,18 +80,17 @@ class SpoolSink : public RenderSink {
   void CopyTo(std::FILE* out) {
     if (!spilled_) {
       std::fwrite(held_.data(), 1, held_.size(), out);
-      if (std::fflush(out) != 0 || std::ferror(out)) throw Error("cannot write to standard output");
-      return;
+    } else {
+      if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) {
+        throw Error(fmt::format("cannot read back the output's temporary file: {}", std::strerror(errno)));
+      }
+      std::vector<char> buffer(1 << 16);
+      std::size_t n;
+      while ((n = std::fread(buffer.data(), 1, buffer.size(), file_)) > 0) {
+        if (std::fwrite(buffer.data(), 1, n, out) != n) break;
+      }
+      if (std::ferror(file_)) throw Error("cannot read back the output's temporary file");
     }
-    if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) {
-      throw Error(fmt::format("cannot read back the output's temporary file: {}", std::strerror(errno)));
-    }
-    std::vector<char> buffer(1 << 16);
-    std::size_t n;
-    while ((n = std::fread(buffer.data(), 1, buffer.size(), file_)) > 0) {
-      if (std::fwrite(buffer.data(), 1, n, out) != n) break;
-    }
-    if (std::ferror(file_)) throw Error("cannot read back the output's temporary file");
     if (std::fflush(out) != 0 || std::ferror(out)) throw Error("cannot write to standard output");
   }
 

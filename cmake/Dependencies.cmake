@@ -34,7 +34,7 @@ if(TRAINER_LINK_STATIC)
   # program's unwind tables, and the first exception thrown (every input error, --version, --help)
   # sorts all of them first, some 60 million instructions (~4 ms); with the index the unwinder
   # searches it instead. The price is the start-up relocations of a PIE: ~0.3 ms, mostly copying
-  # the pages of pointers they write (bench/RESULTS.md, "Errors as fast as renders").
+  # the pages of pointers they write (bench/RESULTS.md, "Two findings on the way").
   target_compile_options(trainer_deps INTERFACE -fPIE)
   target_link_options(trainer_deps INTERFACE -static-pie -Wl,--eh-frame-hdr)
   set(TRAINER_YAML_CPP ${TRAINER_YAML_CPP_STATIC})

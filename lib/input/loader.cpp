@@ -366,13 +366,7 @@ class Loader {
         try {
           for (const Source& source : sources_) {
             if (source.kind == Source::Kind::kFile || source.kind == Source::Kind::kStdin) {
-              ReadSource(
-                  source,
-                  [&](SourceItem& item) {
-                    bool wait_for_it = item.pieces != nullptr;  // the loading thread parses it too
-                    queue.Push(std::move(item), wait_for_it);
-                  },
-                  lend);
+              ReadSource(source, [&](SourceItem& item) { queue.Push(std::move(item)); }, lend);
             }
           }
         } catch (const HandoffQueue<SourceItem>::Abandoned&) {

@@ -22,13 +22,13 @@ class HandoffQueue {
   explicit HandoffQueue(std::size_t capacity = 64, std::size_t wake_at = 8)
       : capacity_(capacity), wake_at_(wake_at < capacity ? wake_at : capacity) {}
 
-  // Producer: adds an item, waiting while the queue is full; `wake` wakes the consumer at once.
-  void Push(Item item, bool wake = false) {
+  // Producer: adds an item, waiting while the queue is full.
+  void Push(Item item) {
     std::unique_lock lock(mutex_);
     room_.wait(lock, [&] { return queued_.size() < capacity_ || abandoned_; });
     if (abandoned_) throw Abandoned{};
     queued_.push_back(std::move(item));
-    if (queued_.size() == wake_at_ || wake) ready_.notify_one();
+    if (queued_.size() == wake_at_) ready_.notify_one();
   }
   // Producer: no more items; `failure` is what ended the production early, if anything did.
   void Close(std::exception_ptr failure = nullptr) {

@@ -37,11 +37,6 @@ TEST_CASE("a consumer waiting for items is woken by the first one when woken at 
   CHECK(WaitingConsumerGetsOneItem(queue, [&] { queue.Push(7); }));
 }
 
-TEST_CASE("a push that asks to wake the consumer wakes it, whatever the queue wakes it at") {
-  HandoffQueue<int> queue(64, 8);
-  CHECK(WaitingConsumerGetsOneItem(queue, [&] { queue.Push(7, true); }));
-}
-
 TEST_CASE("a consumer woken at eight items gets a lone item only at the close") {
   HandoffQueue<int> queue(64, 8);
   std::vector<int> batch;

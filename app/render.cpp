@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <sys/sendfile.h>
 #include <unistd.h>
 
 #include "app/commands.h"
@@ -37,73 +38,100 @@ struct RenderFlags {
   std::string validate = "strict";
 };
 
-// Standard output, held until all TrainJobs rendered and copied out only then: in memory up to
-// kHeldBytes, beyond that in a temporary file (memory stays flat however many there are). The file
-// is made at the start, so that an unusable TMPDIR fails every render alike.
+// Standard output, held until all TrainJobs rendered and copied out only then, so that memory
+// stays flat however many there are: in a buffer of kBufferBytes, written to an unlinked temporary
+// file whenever it fills, and the file copied to standard output by the kernel at the end. An
+// output that fits the buffer never reaches the file. (Not held in memory as a whole: memory that
+// is new to the process costs a page fault per 4 KiB, and where faults are slow, as in small
+// virtual machines, that cost more than the file.) The file is made at the start, so that an
+// unusable TMPDIR fails every render alike.
 class SpoolSink : public RenderSink {
  public:
-  static constexpr std::size_t kHeldBytes = 4 << 20;
+  static constexpr std::size_t kBufferBytes = 64 << 10;
 
   SpoolSink() {
     // In $TMPDIR (else /tmp), unlinked at once: nothing is left behind, whatever happens.
     const char* tmpdir = std::getenv("TMPDIR");
     std::string path = fmt::format("{}/trainer-XXXXXX", tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp");
-    const int fd = mkstemp(path.data());
-    if (fd >= 0) {
-      unlink(path.c_str());
-      file_ = fdopen(fd, "w+");
-      if (file_ == nullptr) close(fd);
-    }
-    if (file_ == nullptr) {
+    fd_ = mkstemp(path.data());
+    if (fd_ < 0) {
       throw Error(fmt::format("cannot create a temporary file for the output in {}: {}", path.substr(0, path.rfind('/')),
                               std::strerror(errno)));
     }
+    unlink(path.c_str());
   }
   SpoolSink(const SpoolSink&) = delete;
   SpoolSink& operator=(const SpoolSink&) = delete;
-  ~SpoolSink() override { std::fclose(file_); }
+  ~SpoolSink() override { close(fd_); }
 
   void Output(std::string_view text) override {
-    if (!spilled_ && held_.size() + text.size() <= kHeldBytes) {
-      if (held_.empty()) held_.reserve(kHeldBytes);  // pages are taken as they are written
-      held_.append(text);
-      return;
+    if (buffer_.size() + text.size() > kBufferBytes) {
+      Spool(buffer_);
+      buffer_.clear();
+      if (text.size() > kBufferBytes) {
+        Spool(text);
+        return;
+      }
     }
-    if (!spilled_) {
-      spilled_ = true;
-      Spool(held_);
-      held_ = std::string();
-    }
-    Spool(text);
+    if (buffer_.capacity() < kBufferBytes) buffer_.reserve(kBufferBytes);
+    buffer_.append(text);
   }
 
-  void CopyTo(std::FILE* out) {
-    if (!spilled_) {
-      std::fwrite(held_.data(), 1, held_.size(), out);
-    } else {
-      if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) {
-        throw Error(fmt::format("cannot read back the output's temporary file: {}", std::strerror(errno)));
-      }
-      std::vector<char> buffer(1 << 16);
-      std::size_t n;
-      while ((n = std::fread(buffer.data(), 1, buffer.size(), file_)) > 0) {
-        if (std::fwrite(buffer.data(), 1, n, out) != n) break;
-      }
-      if (std::ferror(file_)) throw Error("cannot read back the output's temporary file");
+  // Everything output, to the file descriptor `out`.
+  void CopyTo(int out) {
+    if (spooled_ == 0) {
+      WriteOut(out, buffer_);
+      return;
     }
-    if (std::fflush(out) != 0 || std::ferror(out)) throw Error("cannot write to standard output");
+    Spool(buffer_);
+    buffer_.clear();
+    off_t offset = 0;
+    while (offset < spooled_) {
+      ssize_t n = sendfile(out, fd_, &offset, static_cast<std::size_t>(spooled_ - offset));
+      if (n > 0 || (n < 0 && errno == EINTR)) continue;
+      if (n < 0 && (errno == EINVAL || errno == ENOSYS)) break;  // e.g. standard output opened to append
+      Fail(n < 0 ? errno : EIO);
+    }
+    // What sendfile would not copy, through the buffer.
+    buffer_.resize(kBufferBytes);
+    while (offset < spooled_) {
+      ssize_t n = pread(fd_, buffer_.data(), buffer_.size(), offset);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw Error(fmt::format("cannot read back the output's temporary file: {}", std::strerror(n < 0 ? errno : EIO)));
+      WriteOut(out, std::string_view(buffer_.data(), static_cast<std::size_t>(n)));
+      offset += n;
+    }
   }
 
  private:
   void Spool(std::string_view text) {
-    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
-      throw Error(fmt::format("cannot write the output's temporary file: {}", std::strerror(errno)));
+    while (!text.empty()) {
+      ssize_t n = write(fd_, text.data(), text.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        throw Error(fmt::format("cannot write the output's temporary file: {}", std::strerror(n < 0 ? errno : EIO)));
+      }
+      text.remove_prefix(static_cast<std::size_t>(n));
+      spooled_ += n;
     }
   }
 
-  std::FILE* file_ = nullptr;
-  std::string held_;
-  bool spilled_ = false;
+  static void WriteOut(int out, std::string_view text) {
+    while (!text.empty()) {
+      ssize_t n = write(out, text.data(), text.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) Fail(n < 0 ? errno : EIO);
+      text.remove_prefix(static_cast<std::size_t>(n));
+    }
+  }
+
+  [[noreturn]] static void Fail(int error) {
+    throw Error(fmt::format("cannot write to standard output: {}", std::strerror(error)));
+  }
+
+  int fd_ = -1;
+  std::string buffer_;
+  off_t spooled_ = 0;  // bytes in the file
 };
 
 // --output-dir: each object's file is written under a temporary name as it renders, and all are
@@ -212,7 +240,8 @@ int RunRender(const RenderFlags& flags) {
   SpoolSink sink;
   RenderSummary summary = RenderTo(request, *fs, sink);
   PrintSummary(summary, flags.quiet);
-  sink.CopyTo(stdout);
+  std::fflush(stdout);
+  sink.CopyTo(STDOUT_FILENO);
   return 0;
 }
 

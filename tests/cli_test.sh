@@ -67,18 +67,30 @@ before=$(ls -A "$tmp")
 TMPDIR="$tmp" run render examples/quickstart.yaml
 check "the spool file is not left in TMPDIR" test "$rc" -eq 0 -a "$(ls -A "$tmp")" = "$before"
 
-# Output beyond what render holds in memory (4 MiB) goes through the temporary file: an MPI job
-# whose hostfile has 200,000 lines. What comes out must be what --output-dir writes.
+# Output beyond render's buffer (64 KiB) goes through the temporary file and is copied out by the
+# kernel (sendfile), or through the buffer where sendfile cannot write (standard output opened to
+# append): an MPI job whose hostfile has 200,000 lines. What comes out must be what --output-dir
+# writes, whichever way.
 sed 's/numNodes: [0-9]*/numNodes: 200000/' testdata/40-mpi-launcher-and-nodes/input.yaml >"$tmp/big.yaml"
 before=$(ls -A "$tmp")
 TMPDIR="$tmp" run render "$tmp/big.yaml"
 check "a render of over 4 MiB succeeds" test "$rc" -eq 0 -a "$(stat -c %s "$tmp/out")" -gt $((4 << 20))
 check "... leaves no spool file in TMPDIR" test "$(ls -A "$tmp")" = "$before"
 mv "$tmp/out" "$tmp/big.out"
+echo "# kept" >"$tmp/appended"
+"$trainer" render "$tmp/big.yaml" >>"$tmp/appended" 2>"$tmp/err"
+check "... appended to a file, follows what it holds" cmp -s <(tail -n +2 "$tmp/appended") "$tmp/big.out"
+check "... through a pipe, the same" cmp -s <("$trainer" render "$tmp/big.yaml" | cat) "$tmp/big.out"
+for input in examples/quickstart.yaml "$tmp/big.yaml"; do
+  "$trainer" render "$input" >/dev/full 2>"$tmp/err"
+  rc=$?
+  check "standard output that cannot be written is an error, exit 2 ($(basename "$input"))" \
+    test "$rc" -eq 2 -a "$(cat "$tmp/err")" = "trainer: error: cannot write to standard output: No space left on device"
+done
 run render "$tmp/big.yaml" --output-dir "$tmp/big-dir"
 run diff "$tmp/big.out" "$tmp/big-dir"
 check "... and prints what --output-dir writes" test "$rc" -eq 0 -a "$(grep -c ' slots=' "$tmp/big.out")" -eq 200000
-rm -rf "$tmp/big.yaml" "$tmp/big.out" "$tmp/big-dir"
+rm -rf "$tmp/big.yaml" "$tmp/big.out" "$tmp/big-dir" "$tmp/appended"
 
 run render examples/quickstart.yaml -o json
 check "-o json prints a v1 List" grep -q '"kind": "List"' "$tmp/out"

@@ -30,13 +30,23 @@ if(TRAINER_LINK_STATIC)
   # libcrypto.a holds network and dlopen code trainer never calls; the linker's warnings about
   # them under -static are expected.
   #
-  # A static PIE with an exception-frame index: under plain -static, the C runtime registers the
-  # program's unwind tables, and the first exception thrown (every input error, --version, --help)
-  # sorts all of them first, some 60 million instructions (~4 ms); with the index the unwinder
-  # searches it instead. The price is the start-up relocations of a PIE: ~0.3 ms, mostly copying
-  # the pages of pointers they write (bench/RESULTS.md, "Two findings on the way").
-  target_compile_options(trainer_deps INTERFACE -fPIE)
-  target_link_options(trainer_deps INTERFACE -static-pie -Wl,--eh-frame-hdr)
+  # A static program without relocations, whose start files leave the unwind tables alone. Under
+  # -static, gcc links crtbeginT.o, which registers the program's unwind tables, and the first
+  # exception thrown (every input error, --version, --help) then sorts all of them first, some 60
+  # million instructions (~4 ms). crtbegin.o, the start file of ordinary executables, registers
+  # nothing: the unwinder finds the tables through the exception-frame index (--eh-frame-hdr)
+  # instead. A copy of crtbegin.o named crtbeginT.o, in a directory the compiler searches first
+  # (-B), swaps them; tests/static_test.sh checks the result. (A static PIE gets the same from its
+  # start file, but relocates ~450 KiB of pointers at every start: ~120 page faults, ~1.2 ms where
+  # faults are slow; bench/RESULTS.md.)
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=crtbegin.o
+                  OUTPUT_VARIABLE TRAINER_CRTBEGIN OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT IS_ABSOLUTE "${TRAINER_CRTBEGIN}" OR NOT EXISTS "${TRAINER_CRTBEGIN}")
+    message(FATAL_ERROR "${CMAKE_CXX_COMPILER} has no crtbegin.o; configure with -DTRAINER_STATIC_DEPS=OFF")
+  endif()
+  configure_file(${TRAINER_CRTBEGIN} ${CMAKE_BINARY_DIR}/static-start/crtbeginT.o COPYONLY)
+  target_compile_options(trainer_deps INTERFACE -fno-pie)
+  target_link_options(trainer_deps INTERFACE -static -no-pie -B${CMAKE_BINARY_DIR}/static-start/ -Wl,--eh-frame-hdr)
   set(TRAINER_YAML_CPP ${TRAINER_YAML_CPP_STATIC})
   # jemalloc in place of glibc's malloc: rendering builds, copies and frees many small trees, and
   # jemalloc renders 10,000 TrainJobs about 15% faster (bench/RESULTS.md). The parse floor links it

@@ -245,26 +245,15 @@ class Loader {
     end.end = true;
     std::string content;
     try {
-      content = source.kind == Source::Kind::kStdin ? fs_.ReadStdin() : fs_.ReadFile(*source.name);
+      content = Read(source);
     } catch (const Error& e) {
       end.unreadable = e;
       emit(end);
       return;
     }
     if (lend && content.size() > kParsePieceBytes) {
-      std::shared_ptr<PieceParse> pieces;
-      ParseSplit split{ParsePieceBytes(content.size()), 0};
-      try {
-        pieces = std::make_shared<PieceParse>(std::move(content), source.name, ReadLimits{}, split);
-      } catch (const Error& e) {
-        end.malformed = e;
-        emit(end);
-        return;
-      }
-      SourceItem item;
-      item.pieces = pieces;
-      emit(item);
-      lend(*pieces);
+      SourceItem item = Cut(source, std::move(content));
+      HandOver(item, emit, lend);
       return;
     }
     try {
@@ -277,6 +266,51 @@ class Loader {
       end.malformed = e;
     }
     emit(end);
+  }
+
+  std::string Read(const Source& source) {
+    return source.kind == Source::Kind::kStdin ? fs_.ReadStdin() : fs_.ReadFile(*source.name);
+  }
+
+  // A stream made ready for the thread that loads it to parse in pieces (whole if it is a piece or
+  // less): the item with its pieces, or its end with the problem found in it.
+  static SourceItem Cut(const Source& source, std::string content) {
+    const std::size_t piece_bytes = content.size() > kParsePieceBytes ? ParsePieceBytes(content.size()) : 0;
+    SourceItem item;
+    try {
+      item.pieces = std::make_shared<PieceParse>(std::move(content), source.name, ReadLimits{}, ParseSplit{piece_bytes, 0});
+    } catch (const Error& e) {
+      item.end = true;
+      item.malformed = e;
+    }
+    return item;
+  }
+
+  // Hands over a stream to parse in pieces, or its end, and helps with its parse.
+  static void HandOver(SourceItem& item, const std::function<void(SourceItem&)>& emit,
+                       const std::function<void(PieceParse&)>& lend) {
+    std::shared_ptr<PieceParse> pieces = item.pieces;
+    emit(item);
+    if (pieces) lend(*pieces);
+  }
+
+  // The first long stream, when only short regular files come before it (kParseAheadBytes at most
+  // in all). It is read first, so that the loading thread, while it waits for the short files'
+  // documents (the runtimes, often), parses its first pieces. Nothing is read early past a FIFO, a
+  // device or standard input: their writers may expect the order of the command line.
+  std::optional<std::size_t> EarlyLongStream() {
+    std::uintmax_t before = 0;
+    for (std::size_t i = 0; i < sources_.size(); ++i) {
+      const Source& source = sources_[i];
+      if (source.kind == Source::Kind::kMissing) continue;
+      if (source.kind != Source::Kind::kFile) return std::nullopt;
+      std::optional<std::uintmax_t> size = fs_.FileSize(*source.name);
+      if (!size) return std::nullopt;
+      if (*size > kParsePieceBytes) return before > 0 ? std::optional<std::size_t>(i) : std::nullopt;
+      before += *size;
+      if (before > kParseAheadBytes) return std::nullopt;
+    }
+    return std::nullopt;
   }
 
   // Starts loading `source`; false when it yields nothing to read (it is reported here).
@@ -349,6 +383,18 @@ class Loader {
     std::mutex lending;
     PieceParse* helping = nullptr;  // the stream the second thread helps with
     bool given_up = false;          // by this thread: the second one is not to help any more
+    // A long stream read before the short sources ahead of it (EarlyLongStream): this thread parses
+    // its pieces whenever it has nothing to load. Until this thread takes it over.
+    std::shared_ptr<PieceParse> upcoming;
+    const std::optional<std::size_t> early = EarlyLongStream();
+    auto parse_upcoming = [&] {
+      std::shared_ptr<PieceParse> pieces;
+      {
+        std::lock_guard lock(lending);
+        pieces = upcoming;
+      }
+      return pieces && pieces->HelpOnce();
+    };
     auto lend = [&](PieceParse& pieces) {
       {
         std::lock_guard lock(lending);
@@ -364,9 +410,24 @@ class Loader {
       parser = SpreadThread([&] {
         std::exception_ptr failure;
         try {
-          for (const Source& source : sources_) {
-            if (source.kind == Source::Kind::kFile || source.kind == Source::Kind::kStdin) {
-              ReadSource(source, [&](SourceItem& item) { queue.Push(std::move(item)); }, lend);
+          auto push = [&](SourceItem& item) { queue.Push(std::move(item)); };
+          SourceItem early_item;
+          if (early) {
+            try {
+              early_item = Cut(sources_[*early], Read(sources_[*early]));
+            } catch (const Error& e) {
+              early_item.end = true;
+              early_item.unreadable = e;
+            }
+            std::lock_guard lock(lending);
+            upcoming = early_item.pieces;
+          }
+          for (std::size_t i = 0; i < sources_.size(); ++i) {
+            const Source& source = sources_[i];
+            if (early && i == *early) {
+              HandOver(early_item, push, lend);
+            } else if (source.kind == Source::Kind::kFile || source.kind == Source::Kind::kStdin) {
+              ReadSource(source, push, lend);
             }
           }
         } catch (const HandoffQueue<SourceItem>::Abandoned&) {
@@ -387,9 +448,13 @@ class Loader {
         while (!ended) {
           if (next == batch.size()) {
             next = 0;
-            if (!queue.Take(batch)) break;  // the parse failed; its exception is rethrown below
+            if (!queue.Take(batch, parse_upcoming)) break;  // the parse failed; its exception is rethrown below
           }
           SourceItem& item = batch[next++];
+          if (item.pieces) {
+            std::lock_guard lock(lending);
+            if (upcoming == item.pieces) upcoming.reset();
+          }
           ended = item.end || item.pieces;
           Take(source, item);
         }

@@ -47,7 +47,8 @@ std::unique_ptr<FileSystem> NewRealFileSystem();
 // piece itself whenever the next one to hand over is not parsed yet. Pieces are a sixteenth of the
 // stream, between kParsePieceBytes and four times that: the documents of the last piece are
 // loaded by the calling thread alone, after every piece is parsed, so short streams get small
-// pieces; long ones get fewer.
+// pieces; long ones get fewer. When a few short files come before the first long stream, that
+// stream is read first, and the calling thread parses its pieces while it waits for theirs.
 enum class ParseAhead { kAuto, kNever, kAlways };
 inline constexpr std::size_t kParseAheadBytes = 64 * 1024;
 inline constexpr std::size_t kParsePieceBytes = 4 * 1024;

@@ -470,6 +470,56 @@ TEST_CASE("when the job handler throws before a long stream's turn, the help wit
   CHECK(ahead.jobs.size() == 2);
 }
 
+// ThornyFileSystem, where the unreadable file says it is long.
+class LongThornyFileSystem : public ThornyFileSystem {
+ public:
+  std::optional<std::uintmax_t> FileSize(const std::string& path) override {
+    if (path == "locked.yaml") return 100 * 1024;
+    return ThornyFileSystem::FileSize(path);
+  }
+};
+
+TEST_CASE("a long stream read before the short files ahead of it loads as in turn, however it ends") {
+  LongThornyFileSystem fs;
+  fs.files["rt.yaml"] = kRuntime;
+  fs.files["short.yaml"] = ManyJobs(3, "s");
+  fs.files["long.yaml"] = ManyJobs(400, "l");
+  fs.files["late-problem.yaml"] = ManyJobs(400, "m") + "---\nkind: [\n";
+  fs.files["early-problem.yaml"] = "kind: [\n---\n" + ManyJobs(400, "e");
+  fs.files["bad-utf8.yaml"] = ManyJobs(400, "u") + "---\nkind: \xff\n";
+  fs.files["after.yaml"] = ManyJobs(3, "z");
+  fs.files["big-short-1.yaml"] = ManyJobs(20, "b1");  // each under a piece (4 KiB), 64 KiB and more in all
+  for (int i = 2; i <= 40; ++i) fs.files["big-short-" + std::to_string(i) + ".yaml"] = ManyJobs(20, "b" + std::to_string(i));
+  std::vector<std::string> many_short;
+  for (int i = 1; i <= 40; ++i) many_short.push_back("big-short-" + std::to_string(i) + ".yaml");
+  REQUIRE(fs.files["big-short-1.yaml"].size() < kParsePieceBytes);
+  REQUIRE(fs.files["big-short-1.yaml"].size() * 40 > kParseAheadBytes);
+  // Before the long stream: a few short files (it is read first), short files beyond 64 KiB in all,
+  // or standard input (it is read at its turn).
+  const std::vector<std::vector<std::string>> befores = {{}, many_short, {"-"}};
+  fs.stdin_content = ManyJobs(2, "in");
+  for (const char* long_one : {"long.yaml", "late-problem.yaml", "early-problem.yaml", "bad-utf8.yaml", "locked.yaml"}) {
+    for (const std::vector<std::string>& before : befores) {
+      CAPTURE(long_one);
+      CAPTURE(before.size());
+      LoadOptions options;
+      options.runtime_paths = {"rt.yaml"};
+      options.paths = before;
+      options.paths.insert(options.paths.end(), {"short.yaml", "missing.yaml", long_one, "after.yaml"});
+      options.parse_ahead = ParseAhead::kNever;
+      Loaded in_turn = LoadEverything(options, fs);
+      CHECK(in_turn.errors.size() >= 2);  // missing.yaml's, the long stream's
+      for (int at : {-1, 1, 3}) {  // the handler gives up before the long stream's turn, or never
+        CAPTURE(at);
+        options.parse_ahead = ParseAhead::kNever;
+        Loaded expected = LoadEverything(options, fs, at);
+        options.parse_ahead = ParseAhead::kAlways;
+        CheckSame(LoadEverything(options, fs, at), expected);
+      }
+    }
+  }
+}
+
 TEST_CASE("a directory that cannot be listed ends the load at its turn, parsed ahead or in turn") {
   ThornyFileSystem fs;
   fs.files["rt.yaml"] = kRuntime;

@@ -48,6 +48,21 @@ class HandoffQueue {
     room_.notify_one();
     return !batch.empty();
   }
+  // Consumer: Take, but while nothing is queued, runs `idle` (without the lock) for as long as it
+  // finds something to do (returns true), and only then waits.
+  template <typename Idle>
+  bool Take(std::vector<Item>& batch, Idle&& idle) {
+    std::unique_lock lock(mutex_);
+    while (queued_.empty() && !closed_) {
+      lock.unlock();
+      const bool worked = idle();
+      lock.lock();
+      if (!worked) break;
+    }
+    lock.unlock();
+    return Take(batch);
+  }
+
   // Consumer: makes the producer's next Push throw Abandoned.
   void Abandon() {
     std::lock_guard lock(mutex_);

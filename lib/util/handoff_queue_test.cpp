@@ -48,6 +48,41 @@ TEST_CASE("a consumer woken at eight items gets a lone item only at the close") 
   CHECK_FALSE(queue.Take(batch));
 }
 
+TEST_CASE("a consumer with something else to do does it while nothing is queued, then waits") {
+  HandoffQueue<int> queue(64, 1);
+  std::vector<int> batch;
+  int idle_runs = 0;
+  SUBCASE("items queued: taken at once, the other work not done") {
+    queue.Push(1);
+    CHECK(queue.Take(batch, [&] { return ++idle_runs, true; }));
+    CHECK(batch == std::vector<int>{1});
+    CHECK(idle_runs == 0);
+  }
+  SUBCASE("an item pushed during the other work is taken after it") {
+    CHECK(queue.Take(batch, [&] {
+      if (++idle_runs == 3) queue.Push(5);
+      return true;
+    }));
+    CHECK(batch == std::vector<int>{5});
+    CHECK(idle_runs == 3);
+  }
+  SUBCASE("once the other work runs out, it waits for an item") {
+    std::thread producer([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      queue.Push(9);
+    });
+    CHECK(queue.Take(batch, [&] { return ++idle_runs < 2; }));
+    producer.join();
+    CHECK(batch == std::vector<int>{9});
+    CHECK(idle_runs == 2);
+  }
+  SUBCASE("closed and empty: false, after the other work runs out") {
+    queue.Close();
+    CHECK_FALSE(queue.Take(batch, [&] { return ++idle_runs, false; }));
+    CHECK(idle_runs == 0);
+  }
+}
+
 TEST_CASE("once the consumer gives up, the producer's next push throws") {
   HandoffQueue<int> queue(2, 1);
   queue.Push(1);

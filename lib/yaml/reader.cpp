@@ -818,6 +818,16 @@ class SplitParse {
     }
   }
 
+  // Parses one piece, if one can be cut now; whether it did.
+  bool HelpOnce() {
+    std::unique_lock lock(mutex_);
+    Piece* piece = stopped_ ? nullptr : CutLocked();
+    if (piece == nullptr) return false;
+    lock.unlock();
+    Parse(*piece);
+    return true;
+  }
+
   // Makes every Help return, now and later.
   void Stop() {
     std::lock_guard lock(mutex_);
@@ -994,6 +1004,8 @@ void PieceParse::Run(const std::function<void(Tree&)>& each) {
 void PieceParse::Help() {
   if (parse_) parse_->Help();
 }
+
+bool PieceParse::HelpOnce() { return parse_ && parse_->HelpOnce(); }
 
 void PieceParse::Stop() {
   if (parse_) parse_->Stop();

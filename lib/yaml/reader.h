@@ -71,6 +71,9 @@ class PieceParse {
   // none is left to cut or the parse stopped. Waits while the window is full: where Run may never
   // be called, Stop first.
   void Help();
+  // On any thread but Run's, or on Run's before Run: parses one piece ahead, if the window has room
+  // for one and one is left to cut; whether it did. Never waits for the parse of another thread.
+  bool HelpOnce();
   // Makes Help return, now and later.
   void Stop();
 

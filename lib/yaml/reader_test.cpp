@@ -796,6 +796,27 @@ TEST_CASE("a long stream that other threads help parse hands its documents over 
     lender.join();  // returns: the parse stopped
     CHECK(seen == 500);
   }
+  SUBCASE("one piece at a time, before the handover, up to the window") {
+    PieceParse parse(yaml, &kFile, {}, ParseSplit{2048, 0, 4, &used});
+    int parsed = 0;
+    while (parse.HelpOnce()) ++parsed;
+    CHECK(parsed == 4);  // the window: nothing handed over yet
+    std::string out;
+    parse.Run([&](Tree& doc) { out += "---\n" + doc.Outline(); });
+    CHECK(out == in_turn);
+    CHECK(used > 20);
+    CHECK_FALSE(parse.HelpOnce());  // all handed over
+  }
+  SUBCASE("one piece at a time: nothing once stopped, nor in a stream too short to cut") {
+    PieceParse parse(yaml, &kFile, {}, ParseSplit{2048, 0, 4});
+    parse.Stop();
+    CHECK_FALSE(parse.HelpOnce());
+    PieceParse whole(yaml, &kFile, {}, ParseSplit{0, 0, 4});
+    CHECK_FALSE(whole.HelpOnce());
+    std::string out;
+    whole.Run([&](Tree& doc) { out += "---\n" + doc.Outline(); });
+    CHECK(out == in_turn);
+  }
   SUBCASE("help waits for room while no document is handed over, until stopped") {
     PieceParse parse(yaml, &kFile, {}, ParseSplit{2048, 0, 2, &used});
     std::thread lender([&] { parse.Help(); });

@@ -419,8 +419,11 @@ class Loader {
               early_item.end = true;
               early_item.unreadable = e;
             }
-            std::lock_guard lock(lending);
-            upcoming = early_item.pieces;
+            {
+              std::lock_guard lock(lending);
+              upcoming = early_item.pieces;
+            }
+            queue.Nudge();
           }
           for (std::size_t i = 0; i < sources_.size(); ++i) {
             const Source& source = sources_[i];

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -295,9 +296,10 @@ class Loader {
   }
 
   // The first long stream, when only short regular files come before it (kParseAheadBytes at most
-  // in all). It is read first, so that the loading thread, while it waits for the short files'
-  // documents (the runtimes, often), parses its first pieces. Nothing is read early past a FIFO, a
-  // device or standard input: their writers may expect the order of the command line.
+  // in all). The loading thread reads it first and parses its first pieces while the second thread
+  // parses the short files (the runtimes, often), whose documents it loads as they come. Nothing is
+  // read early past a FIFO, a device or standard input: their writers may expect the order of the
+  // command line.
   std::optional<std::size_t> EarlyLongStream() {
     std::uintmax_t before = 0;
     for (std::size_t i = 0; i < sources_.size(); ++i) {
@@ -383,10 +385,13 @@ class Loader {
     std::mutex lending;
     PieceParse* helping = nullptr;  // the stream the second thread helps with
     bool given_up = false;          // by this thread: the second one is not to help any more
-    // A long stream read before the short sources ahead of it (EarlyLongStream): this thread parses
-    // its pieces whenever it has nothing to load. Until this thread takes it over.
-    std::shared_ptr<PieceParse> upcoming;
+    // A long stream read by this thread before the short sources ahead of it (EarlyLongStream), and
+    // handed over by the second one at its turn. Until it is taken over, this thread parses its
+    // pieces whenever it has nothing to load.
     const std::optional<std::size_t> early = EarlyLongStream();
+    std::promise<SourceItem> early_read;
+    std::future<SourceItem> early_item = early_read.get_future();
+    std::shared_ptr<PieceParse> upcoming;
     auto parse_upcoming = [&] {
       std::shared_ptr<PieceParse> pieces;
       {
@@ -411,24 +416,11 @@ class Loader {
         std::exception_ptr failure;
         try {
           auto push = [&](SourceItem& item) { queue.Push(std::move(item)); };
-          SourceItem early_item;
-          if (early) {
-            try {
-              early_item = Cut(sources_[*early], Read(sources_[*early]));
-            } catch (const Error& e) {
-              early_item.end = true;
-              early_item.unreadable = e;
-            }
-            {
-              std::lock_guard lock(lending);
-              upcoming = early_item.pieces;
-            }
-            queue.Nudge();
-          }
           for (std::size_t i = 0; i < sources_.size(); ++i) {
             const Source& source = sources_[i];
             if (early && i == *early) {
-              HandOver(early_item, push, lend);
+              SourceItem item = early_item.get();
+              HandOver(item, push, lend);
             } else if (source.kind == Source::Kind::kFile || source.kind == Source::Kind::kStdin) {
               ReadSource(source, push, lend);
             }
@@ -445,6 +437,23 @@ class Loader {
     std::vector<SourceItem> batch;
     std::size_t next = 0;
     try {
+      if (early) {
+        SourceItem item;
+        try {
+          item = Cut(sources_[*early], Read(sources_[*early]));
+        } catch (const Error& e) {
+          item.end = true;
+          item.unreadable = e;
+        } catch (...) {
+          early_read.set_exception(std::current_exception());
+          throw;
+        }
+        {
+          std::lock_guard lock(lending);
+          upcoming = item.pieces;
+        }
+        early_read.set_value(std::move(item));
+      }
       for (const Source& source : sources_) {
         if (!Begin(source)) continue;
         bool ended = false;

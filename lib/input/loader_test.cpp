@@ -2,8 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/fake_fs.h"
@@ -518,6 +520,28 @@ TEST_CASE("a long stream read before the short files ahead of it loads as in tur
       }
     }
   }
+}
+
+TEST_CASE("an exception other than an input error, reading the early long stream, reaches the caller") {
+  // As the file system's ReadFile would throw std::bad_alloc: not a problem of the input, so no
+  // order of what was loaded before is kept; the second thread, waiting for the stream, must end.
+  class ExplodingFileSystem : public testing::FakeFileSystem {
+   public:
+    std::string ReadFile(const std::string& path) override {
+      if (path == "long.yaml") {
+        // Late enough for the second thread to be waiting for it.
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        throw std::runtime_error("out of something");
+      }
+      return FakeFileSystem::ReadFile(path);
+    }
+  } fs;
+  fs.files["rt.yaml"] = kRuntime;
+  fs.files["long.yaml"] = ManyJobs(400, "l");
+  LoadOptions options;
+  options.paths = {"rt.yaml", "long.yaml"};
+  options.parse_ahead = ParseAhead::kAlways;
+  CHECK(LoadEverything(options, fs).thrown == "runtime_error: out of something");
 }
 
 TEST_CASE("a directory that cannot be listed ends the load at its turn, parsed ahead or in turn") {

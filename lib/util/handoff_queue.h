@@ -49,30 +49,18 @@ class HandoffQueue {
     return !batch.empty();
   }
   // Consumer: Take, but while nothing is queued, runs `idle` (without the lock) for as long as it
-  // finds something to do (returns true), and then waits for an item or a Nudge, which makes it
-  // try `idle` again.
+  // finds something to do (returns true), and only then waits.
   template <typename Idle>
   bool Take(std::vector<Item>& batch, Idle&& idle) {
     std::unique_lock lock(mutex_);
     while (queued_.empty() && !closed_) {
-      const std::size_t nudges = nudges_;
       lock.unlock();
       const bool worked = idle();
       lock.lock();
-      if (!worked) ready_.wait(lock, [&] { return !queued_.empty() || closed_ || nudges_ != nudges; });
+      if (!worked) break;
     }
-    batch.clear();
-    batch.swap(queued_);
-    room_.notify_one();
-    return !batch.empty();
-  }
-
-  // Producer: the consumer may have other work to do than items: a consumer waiting in Take with
-  // `idle` tries it again.
-  void Nudge() {
-    std::lock_guard lock(mutex_);
-    ++nudges_;
-    ready_.notify_one();
+    lock.unlock();
+    return Take(batch);
   }
 
   // Consumer: makes the producer's next Push throw Abandoned.
@@ -90,10 +78,9 @@ class HandoffQueue {
   const std::size_t capacity_;
   const std::size_t wake_at_;
   std::mutex mutex_;
-  std::condition_variable ready_;  // wake_at_ items are queued, the queue closed, or a nudge
+  std::condition_variable ready_;  // wake_at_ items are queued, or the queue closed
   std::condition_variable room_;   // the queue was emptied, or abandoned
   std::vector<Item> queued_;
-  std::size_t nudges_ = 0;
   bool closed_ = false;
   bool abandoned_ = false;
   std::exception_ptr failure_;

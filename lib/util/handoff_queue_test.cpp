@@ -2,7 +2,6 @@
 
 #include <doctest/doctest.h>
 
-#include <atomic>
 #include <chrono>
 #include <future>
 #include <thread>
@@ -76,26 +75,6 @@ TEST_CASE("a consumer with something else to do does it while nothing is queued,
     producer.join();
     CHECK(batch == std::vector<int>{9});
     CHECK(idle_runs == 2);
-  }
-  SUBCASE("a nudge makes a consumer waiting for an item try the other work again") {
-    std::atomic<bool> more_work{false};
-    std::atomic<int> done{0};
-    std::thread consumer([&] {
-      queue.Take(batch, [&] {
-        ++idle_runs;
-        if (!more_work.exchange(false)) return false;
-        ++done;
-        return true;
-      });
-    });
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // for it to wait
-    more_work = true;
-    queue.Nudge();
-    for (int i = 0; i < 1000 && done == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    CHECK(done == 1);
-    queue.Push(3);
-    consumer.join();
-    CHECK(batch == std::vector<int>{3});
   }
   SUBCASE("closed and empty: false, after the other work runs out") {
     queue.Close();

@@ -3,18 +3,21 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <future>
-#include <iostream>
 #include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <system_error>
 #include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "api/decode.h"
 #include "api/defaults.h"
@@ -31,18 +34,25 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Reads at most the YAML reader's size limit plus one byte: enough for it to report a stream
-// beyond the limit, without reading an endless one (/dev/zero, a FIFO fed forever) to its end.
-// `expected` (a regular file's size, or 0) sizes the buffer up front.
-std::string ReadBounded(std::istream& in, std::uintmax_t expected) {
+// Reads `fd` to its end, or to the YAML reader's size limit plus one byte: enough for it to report
+// a stream beyond the limit, without reading an endless one (/dev/zero, a FIFO fed forever) to its
+// end. Straight into the string: `expected` (a regular file's size, or 0) sizes it up front, and
+// it doubles from 64 KiB otherwise. Throws Error naming `name`.
+std::string ReadBounded(int fd, std::uintmax_t expected, const std::string& name) {
   const std::size_t cap = ReadLimits{}.max_bytes + 1;
   std::string content;
-  content.reserve(static_cast<std::size_t>(std::min<std::uintmax_t>(expected, cap)));
-  std::vector<char> chunk(std::size_t{1} << 16);
-  while (content.size() < cap && in) {
-    in.read(chunk.data(), static_cast<std::streamsize>(std::min(chunk.size(), cap - content.size())));
-    content.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+  // One byte more than expected: the read that returns nothing then fits without growing it.
+  content.resize(static_cast<std::size_t>(std::min<std::uintmax_t>(expected + 1, cap)));
+  std::size_t size = 0;
+  while (size < cap) {
+    if (size == content.size()) content.resize(std::min(cap, std::max(content.size() * 2, std::size_t{1} << 16)));
+    const ssize_t n = read(fd, content.data() + size, content.size() - size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw Error(fmt::format("{}: cannot read: {}", name, std::strerror(errno)));
+    if (n == 0) break;
+    size += static_cast<std::size_t>(n);
   }
+  content.resize(size);
   return content;
 }
 
@@ -58,16 +68,18 @@ class RealFileSystem : public FileSystem {
   }
 
   std::string ReadFile(const std::string& path) override {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-    std::error_code ec;
-    std::uintmax_t size = fs::is_regular_file(path, ec) ? fs::file_size(path, ec) : 0;
-    std::string content = ReadBounded(in, ec ? 0 : size);
-    if (in.bad()) throw Error(fmt::format("{}: cannot read", path));
-    return content;
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+    struct Closer {
+      int fd;
+      ~Closer() { close(fd); }
+    } closer{fd};
+    struct stat st {};
+    const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    return ReadBounded(fd, regular ? static_cast<std::uintmax_t>(st.st_size) : 0, path);
   }
 
-  std::string ReadStdin() override { return ReadBounded(std::cin, 0); }
+  std::string ReadStdin() override { return ReadBounded(STDIN_FILENO, 0, "<stdin>"); }
 
   std::vector<std::string> ListYamlFiles(const std::string& dir) override {
     std::vector<std::string> files;

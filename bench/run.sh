@@ -109,7 +109,9 @@ generate() {
 }
 
 runtime_args=(-r "$runtimes")
-floor_inputs=("$runtimes"/*.yaml)
+# The floor parses what the render reads: `-r DIR` reads DIR's YAML files recursively (torchtune/,
+# data-cache/ too).
+mapfile -t floor_inputs < <(find "$runtimes" -type f \( -name '*.yaml' -o -name '*.yml' \) | LC_ALL=C sort)
 if ((gang)); then
   runtime_args+=(-r "$work/gang-runtime.yaml")
   floor_inputs+=("$work/gang-runtime.yaml")

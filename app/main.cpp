@@ -1,7 +1,9 @@
 // trainer: shows what the Kubeflow Trainer controller will create for a TrainJob, offline.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -62,8 +64,15 @@ int main(int argc, char** argv) {
                program};
   app.set_version_flag("--version", kVersionLine);
   app.require_subcommand(1, 1);
+  // When the first argument names a command, only that command is set up: setting up the options
+  // of all of them is most of what CLI11 costs at start. Otherwise (--help, --version, a mistake)
+  // all are, as help and errors list them.
+  const std::string_view first = argc > 1 ? argv[1] : "";
+  const bool named = std::any_of(std::begin(kCommands), std::end(kCommands),
+                                 [&](const Command& c) { return first == c.name; });
   std::vector<std::pair<CLI::App*, trainer::app::Run>> runs;
   for (const Command& c : kCommands) {
+    if (named && first != c.name) continue;
     CLI::App* sub = app.add_subcommand(c.name, c.description);
     runs.emplace_back(sub, c.setup(*sub));
   }

@@ -27,18 +27,25 @@ namespace {
 
 using trainer::FileSystem;
 
-// One in-memory file, "input.yaml", that the loader reads as a path argument.
+// One in-memory file, "input.yaml", that the loader reads as a path argument; and "first.yaml",
+// a comment, to read before it (a short file before a long one is read after it).
 class OneFileSystem : public FileSystem {
  public:
   explicit OneFileSystem(std::string content) : content_(std::move(content)) {}
-  Kind Stat(const std::string& path) override { return path == kPath ? Kind::kFile : Kind::kMissing; }
-  std::string ReadFile(const std::string&) override { return content_; }
+  Kind Stat(const std::string& path) override {
+    return path == kPath || path == kFirst ? Kind::kFile : Kind::kMissing;
+  }
+  std::string ReadFile(const std::string& path) override { return path == kFirst ? kFirstContent : content_; }
   std::string ReadStdin() override { return ""; }
   std::vector<std::string> ListYamlFiles(const std::string&) override { return {}; }
   std::string Identity(const std::string& path) override { return path; }
-  std::optional<std::uintmax_t> FileSize(const std::string&) override { return content_.size(); }
+  std::optional<std::uintmax_t> FileSize(const std::string& path) override {
+    return path == kFirst ? std::string(kFirstContent).size() : content_.size();
+  }
 
   static constexpr const char* kPath = "input.yaml";
+  static constexpr const char* kFirst = "first.yaml";
+  static constexpr const char* kFirstContent = "# read before input.yaml\n";
 
  private:
   std::string content_;
@@ -77,22 +84,26 @@ void CheckReadsBack(const std::vector<trainer::RenderedJob>& jobs) {
 
 // `trainer render`'s streaming path (each TrainJob rendered as it loads, the YAML parsed ahead on a
 // second thread) must print what loading everything first and then rendering prints: `expected`
-// is that text, or nothing when that failed.
+// is that text, or nothing when that failed. Also with a short file before the input, which makes
+// an input longer than a piece read early, by the loading thread.
 void CheckStreamingRender(const std::string& content, const std::optional<std::string>& expected) {
   OneFileSystem fs(content);
-  trainer::RenderRequest request;
-  request.load.paths = {OneFileSystem::kPath};
-  request.load.parse_ahead = trainer::ParseAhead::kAlways;
-  std::optional<std::string> streamed;
-  try {
-    streamed = trainer::Render(request, fs).output;
-  } catch (const trainer::Error&) {
+  for (bool first : {false, true}) {
+    trainer::RenderRequest request;
+    request.load.paths = {OneFileSystem::kPath};
+    if (first) request.load.paths.insert(request.load.paths.begin(), OneFileSystem::kFirst);
+    request.load.parse_ahead = trainer::ParseAhead::kAlways;
+    std::optional<std::string> streamed;
+    try {
+      streamed = trainer::Render(request, fs).output;
+    } catch (const trainer::Error&) {
+    }
+    if (streamed.has_value() != expected.has_value()) {
+      Finding(streamed ? "the streaming render succeeds where loading first fails" : "the streaming render fails where loading first succeeds",
+              streamed.value_or(expected.value_or("")));
+    }
+    if (streamed && *streamed != *expected) Finding("the streaming render prints something else", *streamed + "\n----\n" + *expected);
   }
-  if (streamed.has_value() != expected.has_value()) {
-    Finding(streamed ? "the streaming render succeeds where loading first fails" : "the streaming render fails where loading first succeeds",
-            streamed.value_or(expected.value_or("")));
-  }
-  if (streamed && *streamed != *expected) Finding("the streaming render prints something else", *streamed + "\n----\n" + *expected);
 }
 
 // What reading `content` gives, positions included, or its error.

@@ -68,8 +68,8 @@ int main(int argc, char** argv) {
   // of all of them is most of what CLI11 costs at start. Otherwise (--help, --version, a mistake)
   // all are, as help and errors list them.
   const std::string_view first = argc > 1 ? argv[1] : "";
-  const bool named = std::any_of(std::begin(kCommands), std::end(kCommands),
-                                 [&](const Command& c) { return first == c.name; });
+  const bool named =
+      std::any_of(std::begin(kCommands), std::end(kCommands), [&](const Command& c) { return first == c.name; });
   std::vector<std::pair<CLI::App*, trainer::app::Run>> runs;
   for (const Command& c : kCommands) {
     if (named && first != c.name) continue;

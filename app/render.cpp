@@ -97,7 +97,10 @@ class SpoolSink : public RenderSink {
     while (offset < spooled_) {
       ssize_t n = pread(fd_, buffer_.data(), buffer_.size(), offset);
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) throw Error(fmt::format("cannot read back the output's temporary file: {}", std::strerror(n < 0 ? errno : EIO)));
+      if (n <= 0) {
+        const int error = n < 0 ? errno : EIO;
+        throw Error(fmt::format("cannot read back the output's temporary file: {}", std::strerror(error)));
+      }
       WriteOut(out, std::string_view(buffer_.data(), static_cast<std::size_t>(n)));
       offset += n;
     }

@@ -32,9 +32,7 @@ using trainer::FileSystem;
 class OneFileSystem : public FileSystem {
  public:
   explicit OneFileSystem(std::string content) : content_(std::move(content)) {}
-  Kind Stat(const std::string& path) override {
-    return path == kPath || path == kFirst ? Kind::kFile : Kind::kMissing;
-  }
+  Kind Stat(const std::string& path) override { return path == kPath || path == kFirst ? Kind::kFile : Kind::kMissing; }
   std::string ReadFile(const std::string& path) override { return path == kFirst ? kFirstContent : content_; }
   std::string ReadStdin() override { return ""; }
   std::vector<std::string> ListYamlFiles(const std::string&) override { return {}; }
@@ -99,10 +97,13 @@ void CheckStreamingRender(const std::string& content, const std::optional<std::s
     } catch (const trainer::Error&) {
     }
     if (streamed.has_value() != expected.has_value()) {
-      Finding(streamed ? "the streaming render succeeds where loading first fails" : "the streaming render fails where loading first succeeds",
+      Finding(streamed ? "the streaming render succeeds where loading first fails"
+                       : "the streaming render fails where loading first succeeds",
               streamed.value_or(expected.value_or("")));
     }
-    if (streamed && *streamed != *expected) Finding("the streaming render prints something else", *streamed + "\n----\n" + *expected);
+    if (streamed && *streamed != *expected) {
+      Finding("the streaming render prints something else", *streamed + "\n----\n" + *expected);
+    }
   }
 }
 

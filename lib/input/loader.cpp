@@ -291,7 +291,8 @@ class Loader {
     const std::size_t piece_bytes = content.size() > kParsePieceBytes ? ParsePieceBytes(content.size()) : 0;
     SourceItem item;
     try {
-      item.pieces = std::make_shared<PieceParse>(std::move(content), source.name, ReadLimits{}, ParseSplit{piece_bytes, 0});
+      item.pieces =
+          std::make_shared<PieceParse>(std::move(content), source.name, ReadLimits{}, ParseSplit{piece_bytes, 0});
     } catch (const Error& e) {
       item.end = true;
       item.malformed = e;

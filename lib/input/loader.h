@@ -18,7 +18,8 @@
 
 namespace trainer {
 
-// The file system, behind an interface so that tests stay hermetic.
+// The file system, behind an interface so that tests stay hermetic. When the loader parses ahead,
+// two threads read files at once (ReadFile, FileSize).
 class FileSystem {
  public:
   enum class Kind { kMissing, kFile, kDirectory, kOther };

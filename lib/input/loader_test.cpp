@@ -490,17 +490,21 @@ TEST_CASE("a long stream read before the short files ahead of it loads as in tur
   fs.files["early-problem.yaml"] = "kind: [\n---\n" + ManyJobs(400, "e");
   fs.files["bad-utf8.yaml"] = ManyJobs(400, "u") + "---\nkind: \xff\n";
   fs.files["after.yaml"] = ManyJobs(3, "z");
-  fs.files["big-short-1.yaml"] = ManyJobs(20, "b1");  // each under a piece (4 KiB), 64 KiB and more in all
-  for (int i = 2; i <= 40; ++i) fs.files["big-short-" + std::to_string(i) + ".yaml"] = ManyJobs(20, "b" + std::to_string(i));
+  // Each under a piece (4 KiB), 64 KiB and more in all.
   std::vector<std::string> many_short;
-  for (int i = 1; i <= 40; ++i) many_short.push_back("big-short-" + std::to_string(i) + ".yaml");
+  for (int i = 1; i <= 40; ++i) {
+    many_short.push_back("big-short-" + std::to_string(i) + ".yaml");
+    fs.files[many_short.back()] = ManyJobs(20, "b" + std::to_string(i));
+  }
   REQUIRE(fs.files["big-short-1.yaml"].size() < kParsePieceBytes);
   REQUIRE(fs.files["big-short-1.yaml"].size() * 40 > kParseAheadBytes);
   // Before the long stream: a few short files (it is read first), short files beyond 64 KiB in all,
   // or standard input (it is read at its turn).
   const std::vector<std::vector<std::string>> befores = {{}, many_short, {"-"}};
   fs.stdin_content = ManyJobs(2, "in");
-  for (const char* long_one : {"long.yaml", "late-problem.yaml", "early-problem.yaml", "bad-utf8.yaml", "locked.yaml"}) {
+  const char* const long_ones[] = {"long.yaml", "late-problem.yaml", "early-problem.yaml", "bad-utf8.yaml",
+                                   "locked.yaml"};
+  for (const char* long_one : long_ones) {
     for (const std::vector<std::string>& before : befores) {
       CAPTURE(long_one);
       CAPTURE(before.size());

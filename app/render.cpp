@@ -108,24 +108,25 @@ class SpoolSink : public RenderSink {
 
  private:
   void Spool(std::string_view text) {
-    while (!text.empty()) {
-      ssize_t n = write(fd_, text.data(), text.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        throw Error(fmt::format("cannot write the output's temporary file: {}", std::strerror(n < 0 ? errno : EIO)));
-      }
-      text.remove_prefix(static_cast<std::size_t>(n));
-      spooled_ += n;
+    if (int error = WriteAll(fd_, text)) {
+      throw Error(fmt::format("cannot write the output's temporary file: {}", std::strerror(error)));
     }
+    spooled_ += static_cast<off_t>(text.size());
   }
 
   static void WriteOut(int out, std::string_view text) {
+    if (int error = WriteAll(out, text)) Fail(error);
+  }
+
+  // Writes all of `text` to `fd`: 0, or the error that stopped it.
+  static int WriteAll(int fd, std::string_view text) {
     while (!text.empty()) {
-      ssize_t n = write(out, text.data(), text.size());
+      ssize_t n = write(fd, text.data(), text.size());
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) Fail(n < 0 ? errno : EIO);
+      if (n <= 0) return n < 0 ? errno : EIO;
       text.remove_prefix(static_cast<std::size_t>(n));
     }
+    return 0;
   }
 
   [[noreturn]] static void Fail(int error) {

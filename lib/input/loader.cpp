@@ -158,6 +158,7 @@ struct Source {
   const std::string* name = nullptr;  // in Inputs::names; Origins point to it
   bool runtimes_only = false;
   std::optional<Error> unlistable;  // kUnlistable: the directory listing's error, thrown at its turn
+  std::optional<std::uintmax_t> size;  // kFile: its size when planned, if it is a regular file
 };
 
 // What reading a source yields, in order: its documents, then one end.
@@ -221,11 +222,13 @@ class Loader {
     }
   }
   void PlanFile(const std::string& path, bool runtimes_only) {
-    if (seen_files_.insert(fs_.Identity(path)).second) AddSource(Source::Kind::kFile, path, runtimes_only);
+    if (seen_files_.insert(fs_.Identity(path)).second) {
+      AddSource(Source::Kind::kFile, path, runtimes_only).size = fs_.FileSize(path);
+    }
   }
   Source& AddSource(Source::Kind kind, const std::string& name, bool runtimes_only) {
     inputs_.names.push_back(name);
-    sources_.push_back(Source{kind, &inputs_.names.back(), runtimes_only, std::nullopt});
+    sources_.push_back(Source{kind, &inputs_.names.back(), runtimes_only, std::nullopt, std::nullopt});
     return sources_.back();
   }
 
@@ -242,7 +245,7 @@ class Loader {
     if (std::thread::hardware_concurrency() < 2) return false;
     std::uintmax_t bytes = 0;  // a stream of unknown length (stdin, a FIFO) counts as long
     for (const Source& source : sources_) {
-      if (source.kind == Source::Kind::kFile) bytes += fs_.FileSize(*source.name).value_or(kParseAheadBytes);
+      if (source.kind == Source::Kind::kFile) bytes += source.size.value_or(kParseAheadBytes);
       if (source.kind == Source::Kind::kStdin) bytes += kParseAheadBytes;
     }
     return bytes >= kParseAheadBytes;
@@ -319,10 +322,9 @@ class Loader {
       const Source& source = sources_[i];
       if (source.kind == Source::Kind::kMissing) continue;
       if (source.kind != Source::Kind::kFile) return std::nullopt;
-      std::optional<std::uintmax_t> size = fs_.FileSize(*source.name);
-      if (!size) return std::nullopt;
-      if (*size > kParsePieceBytes) return before > 0 ? std::optional<std::size_t>(i) : std::nullopt;
-      before += *size;
+      if (!source.size) return std::nullopt;
+      if (*source.size > kParsePieceBytes) return before > 0 ? std::optional<std::size_t>(i) : std::nullopt;
+      before += *source.size;
       if (before > kParseAheadBytes) return std::nullopt;
     }
     return std::nullopt;

@@ -19,7 +19,7 @@
 namespace trainer {
 
 // The file system, behind an interface so that tests stay hermetic. When the loader parses ahead,
-// two threads read files at once (ReadFile, FileSize).
+// two threads read files at once (ReadFile).
 class FileSystem {
  public:
   enum class Kind { kMissing, kFile, kDirectory, kOther };

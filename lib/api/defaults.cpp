@@ -127,21 +127,26 @@ Tree MakeValue(const DefaultRule& rule) {
 }
 
 // The rules of a scope on a tree of their paths: a document is walked once, and each map gets its
-// defaults in the table's order.
-using RuleTree = PathTree<const DefaultRule*>;
-
-RuleTree BuildTree(Scope scope) {
-  RuleTree tree;
+// defaults in the table's order. Both trees are built at compile time.
+constexpr PathTree<const DefaultRule*> BuildTree(Scope scope) {
+  PathTree<const DefaultRule*> tree;
   for (const DefaultRule& rule : kRules) {
     if (rule.scope == scope) tree.nodes[tree.Add(0, rule.path)].rules.push_back(&rule);
   }
   return tree;
 }
 
+template <Scope kScope>
+constexpr auto kTreeSizes = FrozenSizes(BuildTree(kScope));
+template <Scope kScope>
+constexpr auto kTree = Freeze<kTreeSizes<kScope>[0], kTreeSizes<kScope>[1]>(BuildTree(kScope));
+
 // Sets the defaults below `node`, which stands at tree node `at`.
+template <typename RuleTree>
 void Apply(const RuleTree& tree, std::size_t at, Tree& node) {
-  for (std::size_t c : tree.nodes[at].children) {
-    const RuleTree::Node& child = tree.nodes[c];
+  const FrozenPathNode& here = tree.nodes[at];
+  for (std::size_t c = here.first_child; c < here.children_end(); ++c) {
+    const FrozenPathNode& child = tree.nodes[c];
     if (child.segment == "[*]") {
       if (node.IsList()) {
         for (Tree& item : node.items()) Apply(tree, c, item);
@@ -150,10 +155,10 @@ void Apply(const RuleTree& tree, std::size_t at, Tree& node) {
     }
     if (!node.IsMap()) continue;
     Tree* value = node.Find(child.segment);
-    for (const DefaultRule* rule : child.rules) {
+    for (const DefaultRule* rule : tree.RulesOf(child)) {
       if (value == nullptr || value->IsNull()) value = &node.Set(child.segment, MakeValue(*rule), Origin::Default());
     }
-    if (value != nullptr && !child.children.empty()) Apply(tree, c, *value);
+    if (value != nullptr && child.has_children()) Apply(tree, c, *value);
   }
 }
 
@@ -162,14 +167,11 @@ void Apply(const RuleTree& tree, std::size_t at, Tree& node) {
 std::span<const DefaultRule> DefaultRules() { return kRules; }
 
 void ApplyDefaults(Tree& document, DefaultRule::Scope scope) {
-  // Each scope's tree is built on its first use.
   if (scope == Scope::kTrainJob) {
-    static const RuleTree kTrainJob = BuildTree(Scope::kTrainJob);
-    Apply(kTrainJob, 0, document);
-    return;
+    Apply(kTree<Scope::kTrainJob>, 0, document);
+  } else {
+    Apply(kTree<Scope::kRuntime>, 0, document);
   }
-  static const RuleTree kRuntime = BuildTree(Scope::kRuntime);
-  Apply(kRuntime, 0, document);
 }
 
 }  // namespace trainer

@@ -12,6 +12,7 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <regex>
@@ -374,27 +375,38 @@ std::string JoinPath(std::string_view base, std::string_view rel) {
   return path;
 }
 
-// The rows of each group of kRules, found once: a group's rows are contiguous.
-std::span<const SchemaRule> GroupRows(std::string_view group) {
-  struct Range {
-    std::string_view group;
-    std::size_t begin, end;
-  };
-  static const std::vector<Range> kRanges = [] {
-    std::vector<Range> ranges;
-    for (std::size_t i = 0; i < std::size(kRules); ++i) {
-      if (ranges.empty() || ranges.back().group != kRules[i].group) {
-        for (const Range& r : ranges) {
-          if (r.group == kRules[i].group) throw std::logic_error(fmt::format("schema table: group {} is split", r.group));
-        }
-        ranges.push_back(Range{kRules[i].group, i, i});
+// Where each group's rows lie in kRules, found at compile time: a group's rows must be contiguous.
+struct GroupRange {
+  std::string_view group;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+};
+
+constexpr std::size_t kGroupCount = [] {
+  std::size_t count = 1;
+  for (std::size_t i = 1; i < std::size(kRules); ++i) count += kRules[i].group != kRules[i - 1].group ? 1 : 0;
+  return count;
+}();
+
+constexpr std::array<GroupRange, kGroupCount> kGroups = [] {
+  std::array<GroupRange, kGroupCount> groups;
+  std::size_t g = 0;
+  groups[0] = GroupRange{kRules[0].group, 0, 0};
+  for (std::size_t i = 0; i < std::size(kRules); ++i) {
+    if (kRules[i].group != groups[g].group) {
+      for (std::size_t j = 0; j <= g; ++j) {
+        if (groups[j].group == kRules[i].group) throw std::logic_error("schema table: a group's rows are split");
       }
-      ++ranges.back().end;
+      groups[++g] = GroupRange{kRules[i].group, i, i};
     }
-    return ranges;
-  }();
-  for (const Range& r : kRanges) {
-    if (r.group == group) return std::span<const SchemaRule>(kRules).subspan(r.begin, r.end - r.begin);
+    groups[g].end = i + 1;
+  }
+  return groups;
+}();
+
+constexpr std::span<const SchemaRule> GroupRows(std::string_view group) {
+  for (const GroupRange& range : kGroups) {
+    if (range.group == group) return std::span<const SchemaRule>(kRules).subspan(range.begin, range.end - range.begin);
   }
   return {};
 }
@@ -412,41 +424,66 @@ void Flatten(std::string_view group, const std::string& base, std::vector<FlatSc
 }
 
 // The rules of a scope on a tree of their paths; a node's rules are indexes into `rules`, which
-// holds those of FlattenSchema, in its order.
-struct RuleTrie : PathTree<std::size_t> {
+// holds those of FlattenSchema, in its order. Built at compile time (kTrie), so groups that nest
+// too deep (a kUse cycle) stop the build.
+struct RuleTrie : PathTree<std::uint16_t> {
   std::vector<const SchemaRule*> rules;
 };
 
 // Adds the rows of `group` below node `at`, following kUse rows into their groups, as Flatten
 // orders them.
-void Insert(RuleTrie& trie, std::string_view group, std::size_t at, int depth) {
-  if (depth > 16) throw std::logic_error(fmt::format("schema table: groups nest too deep at {}", group));
+constexpr void Insert(RuleTrie& trie, std::string_view group, std::size_t at, int depth) {
+  if (depth > 16) throw std::logic_error("schema table: groups nest too deep");
   for (const SchemaRule& rule : GroupRows(group)) {
     std::size_t node = trie.Add(at, rule.path);
     if (rule.check == Check::kUse) {
       Insert(trie, rule.arg, node, depth + 1);
     } else {
-      trie.nodes[node].rules.push_back(trie.rules.size());
+      if (trie.rules.size() > UINT16_MAX) throw std::logic_error("schema table: too many rules");
+      trie.nodes[node].rules.push_back(static_cast<std::uint16_t>(trie.rules.size()));
       trie.rules.push_back(&rule);
     }
   }
 }
 
-RuleTrie BuildTrie(SchemaScope scope) {
+constexpr RuleTrie BuildTrie(SchemaScope scope) {
   RuleTrie trie;
+  trie.nodes.reserve(std::size(kRules) * 2);  // fewer steps for the compiler's evaluation
+  trie.rules.reserve(std::size(kRules) * 2);
   Insert(trie, kRootGroup[static_cast<int>(scope)], 0, 0);
   return trie;
 }
 
-// Built on first use, for the scope at hand only (a process that reads no runtime builds no
-// runtime rules).
-const RuleTrie& Trie(SchemaScope scope) {
-  if (scope == SchemaScope::kTrainJob) {
-    static const RuleTrie kTrainJob = BuildTrie(SchemaScope::kTrainJob);
-    return kTrainJob;
-  }
-  static const RuleTrie kRuntime = BuildTrie(SchemaScope::kRuntime);
-  return kRuntime;
+// A RuleTrie as the program holds it: its tree frozen, and the rules in FlattenSchema's order.
+struct TrieView {
+  std::span<const FrozenPathNode> nodes;
+  std::span<const std::uint16_t> node_rules;  // indexes into `rules`
+  std::span<const SchemaRule* const> rules;
+};
+
+template <std::size_t kNodes, std::size_t kRules>
+struct FrozenTrie {
+  FrozenPathTree<std::uint16_t, kNodes, kRules> tree;
+  std::array<const SchemaRule*, kRules> rules{};
+
+  constexpr TrieView View() const { return TrieView{tree.nodes, tree.rules, rules}; }
+};
+
+template <std::size_t kNodes, std::size_t kRules>
+constexpr FrozenTrie<kNodes, kRules> FreezeTrie(const RuleTrie& trie) {
+  FrozenTrie<kNodes, kRules> out{Freeze<kNodes, kRules>(trie), {}};
+  for (std::size_t i = 0; i < trie.rules.size(); ++i) out.rules[i] = trie.rules[i];
+  return out;
+}
+
+template <SchemaScope kScope>
+constexpr auto kTrieSizes = FrozenSizes(BuildTrie(kScope));
+template <SchemaScope kScope>
+constexpr auto kTrie = FreezeTrie<kTrieSizes<kScope>[0], kTrieSizes<kScope>[1]>(BuildTrie(kScope));
+
+TrieView Trie(SchemaScope scope) {
+  if (scope == SchemaScope::kTrainJob) return kTrie<SchemaScope::kTrainJob>.View();
+  return kTrie<SchemaScope::kRuntime>.View();
 }
 
 // One step from a parent to a value: a map key (a field, or a key under additionalProperties) or a
@@ -720,7 +757,7 @@ const CelRule* FindCelRule(std::string_view rule) {
 
 class Checker {
  public:
-  Checker(const RuleTrie& trie, const std::string& subject, std::vector<Diagnostic>& out)
+  Checker(TrieView trie, const std::string& subject, std::vector<Diagnostic>& out)
       : trie_(trie), subject_(subject), out_(out) {}
 
   void Run(const Tree& document) { Walk(document, 0, document.origin()); }
@@ -743,12 +780,12 @@ class Checker {
 
  private:
   void Walk(const Tree& node, std::size_t at, const Origin& where) {
-    const RuleTrie::Node& here = trie_.nodes[at];
-    for (std::size_t r : here.rules) {
+    const FrozenPathNode& here = trie_.nodes[at];
+    for (std::size_t r : trie_.node_rules.subspan(here.first_rule, here.rule_count)) {
       rule_ = r;
       One(*trie_.rules[r], Target{&node, &steps_, where});
     }
-    for (std::size_t child : here.children) {
+    for (std::size_t child = here.first_child; child < here.children_end(); ++child) {
       const std::string_view segment = trie_.nodes[child].segment;
       if (segment == "[*]") {
         if (node.IsList()) {
@@ -924,7 +961,7 @@ class Checker {
     return it->second;
   }
 
-  const RuleTrie& trie_;
+  TrieView trie_;
   const std::string& subject_;
   std::vector<Diagnostic>& out_;
   std::vector<Step> steps_;            // from the document to the value being checked

@@ -13,14 +13,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <system_error>
-#include <unordered_map>
+#include <vector>
 
 #include "k8s/quantity.h"
 
@@ -58,22 +61,29 @@ enum Trait : unsigned {
 };
 
 struct Field {
-  Field(std::string_view name, Kind kind, unsigned traits = 0)
-      : name(name), kind(kind), traits(traits) {}
-  Field(std::string_view name, std::string_view type, unsigned traits = 0)
+  constexpr Field() = default;
+  constexpr Field(std::string_view name, Kind kind, unsigned traits = 0) : name(name), kind(kind), traits(traits) {}
+  constexpr Field(std::string_view name, std::string_view type, unsigned traits = 0)
       : name(name), kind(Kind::kStruct), type(type), traits(traits) {}
 
   bool Has(Trait trait) const { return (traits & trait) != 0; }
 
   std::string_view name;  // JSON name; empty for kInline
-  Kind kind;
+  Kind kind = Kind::kAny;
   std::string_view type;  // struct type name when kind is kStruct
-  unsigned traits;
+  unsigned traits = 0;
+  std::uint16_t type_index = 0;  // kTypes[type_index] is `type`; set by FreezeFields
+};
+
+// A type as the table below writes it; the program holds the table frozen (kTypes, kFields).
+struct TypeRows {
+  std::string_view name;
+  std::vector<Field> fields;
 };
 
 struct StructType {
   std::string_view name;
-  std::vector<Field> fields;
+  std::span<const Field> fields;
 };
 
 // THE table: one entry per Go struct, one row per field, in Go declaration order. What a row
@@ -85,10 +95,10 @@ struct StructType {
 //   kList, kMap          dropped when absent, null or empty (the apply configuration's omitempty)
 // Below kTypedInApply, a nil pointer, slice or map without kOmitEmpty prints as null instead.
 // batch/v1 SuccessPolicy is named "batchv1.SuccessPolicy" to keep it apart from JobSet's.
-const std::vector<StructType>& Types() {
+constexpr std::vector<TypeRows> TypeTable() {
   using enum Kind;
   // clang-format off
-  static const std::vector<StructType> types = {
+  return {
     // JobSet (jobset v0.12.0 api/jobset/v1alpha2)
     {"JobSetSpec", {
         {"replicatedJobs", "ReplicatedJob", kList | kOmitEmpty},
@@ -956,32 +966,75 @@ const std::vector<StructType>& Types() {
     }},
   };
   // clang-format on
-  return types;
 }
 
-const StructType* FindType(std::string_view name) {
-  static const auto index = [] {
-    std::unordered_map<std::string_view, const StructType*> by_name;
-    for (const StructType& type : Types()) by_name.emplace(type.name, &type);
-    for (const StructType& type : Types()) {
-      for (const Field& field : type.fields) {
-        if (field.kind == Kind::kStruct && !by_name.contains(field.type)) {
-          throw std::logic_error(fmt::format("typed round trip: {}.{} refers to unknown type {}",
-                                             type.name, field.name, field.type));
-        }
-      }
+// The table frozen at compile time, so that no process builds it: every type's fields in one
+// array, in the table's order, each struct field pointing at its type; a field naming a type the
+// table lacks stops the build.
+constexpr std::size_t kTypeCount = TypeTable().size();
+constexpr std::size_t kFieldCount = [] {
+  std::size_t count = 0;
+  for (const TypeRows& type : TypeTable()) count += type.fields.size();
+  return count;
+}();
+
+constexpr std::array<Field, kFieldCount> FreezeFields() {
+  const std::vector<TypeRows> table = TypeTable();
+  const auto index_of = [&](std::string_view name) {
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      if (table[i].name == name) return static_cast<std::uint16_t>(i);
     }
-    return by_name;
-  }();
-  const auto it = index.find(name);
-  return it == index.end() ? nullptr : it->second;
+    throw std::logic_error("typed round trip: a field refers to a type the table lacks");
+  };
+  std::array<Field, kFieldCount> fields;
+  std::size_t next = 0;
+  for (const TypeRows& type : table) {
+    for (Field field : type.fields) {
+      if (field.kind == Kind::kStruct) field.type_index = index_of(field.type);
+      fields[next++] = field;
+    }
+  }
+  return fields;
+}
+constexpr std::array<Field, kFieldCount> kFields = FreezeFields();
+
+constexpr std::array<StructType, kTypeCount> FreezeTypes() {
+  const std::vector<TypeRows> table = TypeTable();
+  std::array<StructType, kTypeCount> types;
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    types[i] = StructType{table[i].name, std::span<const Field>(kFields).subspan(first, table[i].fields.size())};
+    first += table[i].fields.size();
+  }
+  return types;
+}
+constexpr std::array<StructType, kTypeCount> kTypes = FreezeTypes();
+
+// kTypes' indexes in order of name, for FindType.
+constexpr std::array<std::uint16_t, kTypeCount> kByName = [] {
+  std::array<std::uint16_t, kTypeCount> order;
+  for (std::size_t i = 0; i < kTypeCount; ++i) order[i] = static_cast<std::uint16_t>(i);
+  std::sort(order.begin(), order.end(),
+            [](std::uint16_t a, std::uint16_t b) { return kTypes[a].name < kTypes[b].name; });
+  for (std::size_t i = 1; i < kTypeCount; ++i) {
+    if (kTypes[order[i - 1]].name == kTypes[order[i]].name) throw std::logic_error("typed round trip: a type twice");
+  }
+  return order;
+}();
+
+const StructType& TypeOf(const Field& field) { return kTypes[field.type_index]; }
+
+const StructType* FindType(std::string_view name) {
+  const auto it = std::lower_bound(kByName.begin(), kByName.end(), name,
+                                   [](std::uint16_t i, std::string_view n) { return kTypes[i].name < n; });
+  return it != kByName.end() && kTypes[*it].name == name ? &kTypes[*it] : nullptr;
 }
 
 // Looks `name` up among the fields of `type`, including those of its inline structs.
 const Field* FindField(const StructType& type, std::string_view name) {
   for (const Field& field : type.fields) {
     if (field.Has(kInline)) {
-      if (const Field* inner = FindField(*FindType(field.type), name)) return inner;
+      if (const Field* inner = FindField(TypeOf(field), name)) return inner;
     } else if (field.name == name) {
       return &field;
     }
@@ -1172,7 +1225,7 @@ class RoundTripper {
   void Fields(Tree& object, const StructType& type, const PathRef& path, bool typed) {
     for (const Field& field : type.fields) {
       if (field.Has(kInline)) {
-        Fields(object, *FindType(field.type), path, typed);
+        Fields(object, TypeOf(field), path, typed);
       } else {
         OneField(object, field, path, typed);
       }
@@ -1290,7 +1343,7 @@ class RoundTripper {
           Mismatch(path, value, "object");
           return;
         }
-        Struct(value, *FindType(field.type), path, typed);
+        Struct(value, TypeOf(field), path, typed);
         return;
     }
   }

@@ -2,7 +2,10 @@
 // for every item of a list (or value of a map).
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -10,7 +13,7 @@ namespace trainer {
 
 // Calls `each` with the segments of "a.b[*].c": "a", "b", "[*]", "c", views into `path`.
 template <typename Each>
-void ForEachSegment(std::string_view path, Each each) {
+constexpr void ForEachSegment(std::string_view path, Each each) {
   std::size_t begin = 0;
   for (std::size_t i = 0; i <= path.size(); ++i) {
     if (i < path.size() && path[i] != '.' && path[i] != '[') continue;
@@ -32,6 +35,7 @@ inline std::vector<std::string_view> Segments(std::string_view path) {
 // Rules keyed by field path, as a tree of path segments, so that one walk of a document reaches
 // every rule however many share a prefix (spec.template.spec...). Children keep the order in which
 // paths first named them; segments are views into the paths added, which must outlive the tree.
+// The rule tables build theirs at compile time and keep it as a FrozenPathTree.
 template <typename Rule>
 struct PathTree {
   struct Node {
@@ -42,7 +46,7 @@ struct PathTree {
   std::vector<Node> nodes{Node{}};  // nodes[0] is the document
 
   // The node for `segment` below node `at`, added when absent.
-  std::size_t Child(std::size_t at, std::string_view segment) {
+  constexpr std::size_t Child(std::size_t at, std::string_view segment) {
     for (std::size_t child : nodes[at].children) {
       if (nodes[child].segment == segment) return child;
     }
@@ -52,10 +56,63 @@ struct PathTree {
   }
 
   // The node for `path` below node `at`, added when absent.
-  std::size_t Add(std::size_t at, std::string_view path) {
+  constexpr std::size_t Add(std::size_t at, std::string_view path) {
     ForEachSegment(path, [&](std::string_view segment) { at = Child(at, segment); });
     return at;
   }
 };
+
+// A PathTree in two arrays, made by Freeze at compile time, so that a process reads its rule
+// tables from the program image instead of building them: nodes in breadth-first order, so that
+// the children of a node, in their order, are the nodes [first_child, first_child + child_count),
+// and the rules of a node, in their order, are rules [first_rule, first_rule + rule_count).
+struct FrozenPathNode {
+  std::string_view segment;
+  std::uint32_t first_child = 0;
+  std::uint32_t child_count = 0;
+  std::uint32_t first_rule = 0;
+  std::uint32_t rule_count = 0;
+
+  constexpr std::size_t children_end() const { return first_child + child_count; }
+  constexpr bool has_children() const { return child_count != 0; }
+};
+
+template <typename Rule, std::size_t kNodes, std::size_t kRules>
+struct FrozenPathTree {
+  std::array<FrozenPathNode, kNodes> nodes{};  // nodes[0] is the document
+  std::array<Rule, kRules> rules{};
+
+  constexpr std::span<const Rule> RulesOf(const FrozenPathNode& node) const {
+    return std::span<const Rule>(rules).subspan(node.first_rule, node.rule_count);
+  }
+};
+
+// The sizes Freeze needs, as template arguments: {nodes, rules}.
+template <typename Rule>
+constexpr std::array<std::size_t, 2> FrozenSizes(const PathTree<Rule>& tree) {
+  std::size_t rules = 0;
+  for (const auto& node : tree.nodes) rules += node.rules.size();
+  return {tree.nodes.size(), rules};
+}
+
+template <std::size_t kNodes, std::size_t kRules, typename Rule>
+constexpr FrozenPathTree<Rule, kNodes, kRules> Freeze(const PathTree<Rule>& tree) {
+  FrozenPathTree<Rule, kNodes, kRules> out;
+  // order[i]: the node of `tree` that goes to out.nodes[i]; breadth first, children in order.
+  std::vector<std::size_t> order{0};
+  std::size_t rules = 0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const auto& node = tree.nodes[order[i]];
+    FrozenPathNode& frozen = out.nodes[i];
+    frozen.segment = node.segment;
+    frozen.first_child = static_cast<std::uint32_t>(order.size());
+    frozen.child_count = static_cast<std::uint32_t>(node.children.size());
+    for (std::size_t child : node.children) order.push_back(child);
+    frozen.first_rule = static_cast<std::uint32_t>(rules);
+    frozen.rule_count = static_cast<std::uint32_t>(node.rules.size());
+    for (const Rule& rule : node.rules) out.rules[rules++] = rule;
+  }
+  return out;
+}
 
 }  // namespace trainer

@@ -2,10 +2,12 @@
 # The statically linked program (cmake/Dependencies.cmake): an executable at a fixed address, with
 # no relocations to apply at start, linked with the start file that leaves the unwind tables
 # unregistered (registered tables are sorted at the first exception thrown: ~4 ms on every input
-# error), and with jemalloc set up as app/jemalloc_conf.cpp says. Skips (77) for a build that links
-# the shared libraries.
+# error), and with jemalloc set up as app/jemalloc_conf.cpp says. With a second argument, the
+# benchmark's parse floor (bench/parse_floor) must be linked and set up the same way, so that the
+# benchmark compares like with like. Skips (77) for a build that links the shared libraries.
 set -uo pipefail
 trainer=$1
+floor=${2:-}
 # Output captured whole, not piped to grep -q: under pipefail, grep -q's early exit fails the
 # writer (SIGPIPE) and with it the pipeline.
 headers=$(readelf -lW "$trainer") || exit 2
@@ -25,9 +27,21 @@ if [[ $'\n'$(nm "$trainer")$'\n' == *" __EH_FRAME_BEGIN__"$'\n'* ]]; then
   fail "linked with crtbeginT.o, which registers the unwind tables"
 fi
 [[ $headers == *GNU_EH_FRAME* ]] || fail "no exception-frame index (PT_GNU_EH_FRAME)"
-# jemalloc's compiled-in options (app/jemalloc_conf.cpp): one arena for all threads.
-stats=$(MALLOC_CONF=stats_print:true "$trainer" --version 2>&1 >/dev/null)
-[[ $stats == *"opt.narenas: 1"* ]] || fail "jemalloc does not run with one arena (opt.narenas)"
+# jemalloc's compiled-in options (app/jemalloc_conf.cpp): one arena for all threads, transparent
+# huge pages asked for.
+jemalloc_options() {
+  local stats
+  stats=$(MALLOC_CONF=stats_print:true "$@" 2>&1 >/dev/null)
+  [[ $stats == *"opt.narenas: 1"* ]] || fail "$1: jemalloc does not run with one arena (opt.narenas)"
+  [[ $stats == *'opt.thp: "always"'* ]] || fail "$1: jemalloc does not ask for huge pages (opt.thp)"
+}
+jemalloc_options "$trainer" --version
+if [[ -n $floor ]]; then
+  floor_headers=$(readelf -lW "$floor") || exit 2
+  [[ $floor_headers != *INTERP* ]] || fail "$floor is dynamically linked, trainer statically"
+  [[ $(readelf -hW "$floor" | awk '$1 == "Type:" { print $2 }') == EXEC ]] || fail "$floor is not linked as trainer (ELF type)"
+  jemalloc_options "$floor" /dev/null
+fi
 # Exceptions still unwind: an input error is reported, not a crash.
 err=$("$trainer" render /no/such/file.yaml 2>&1 >/dev/null)
 rc=$?

@@ -1,5 +1,5 @@
 # Every dependency comes from a Debian package; nothing is downloaded at build time.
-#   libyaml-cpp-dev libfmt-dev libcli11-dev libdtl-dev doctest-dev libssl-dev libjemalloc-dev
+#   libyaml-cpp-dev libfmt-dev libcli11-dev libdtl-dev doctest-dev libssl-dev libjemalloc-dev lld
 find_package(yaml-cpp REQUIRED)
 find_package(fmt REQUIRED)
 find_package(CLI11 CONFIG QUIET)
@@ -45,8 +45,20 @@ if(TRAINER_LINK_STATIC)
     message(FATAL_ERROR "${CMAKE_CXX_COMPILER} has no crtbegin.o; configure with -DTRAINER_STATIC_DEPS=OFF")
   endif()
   configure_file(${TRAINER_CRTBEGIN} ${CMAKE_BINARY_DIR}/static-start/crtbeginT.o COPYONLY)
-  target_compile_options(trainer_deps INTERFACE -fno-pie)
-  target_link_options(trainer_deps INTERFACE -static -no-pie -B${CMAKE_BINARY_DIR}/static-start/ -Wl,--eh-frame-hdr)
+  #
+  # Linked by lld, with the functions the common commands run placed together at the start of the
+  # program text (cmake/hot-functions.txt, written by bench/hot-functions.sh; our code is compiled
+  # with a section per function so that lld can move each). A new process faults its text in 64 KiB
+  # at a time, ~14 us a fault where faults are slow: scattered over 6 MiB of text, a one-job render
+  # took ~60 of them, placed together ~30 (bench/RESULTS.md). GNU ld has no such ordering.
+  find_program(TRAINER_LLD NAMES ld.lld)
+  if(NOT TRAINER_LLD)
+    message(FATAL_ERROR "the static build links with lld (Debian package lld); configure with -DTRAINER_STATIC_DEPS=OFF to link without it")
+  endif()
+  set(TRAINER_HOT_FUNCTIONS ${CMAKE_SOURCE_DIR}/cmake/hot-functions.txt)
+  target_compile_options(trainer_deps INTERFACE -fno-pie -ffunction-sections)
+  target_link_options(trainer_deps INTERFACE -static -no-pie -B${CMAKE_BINARY_DIR}/static-start/ -Wl,--eh-frame-hdr
+                      -fuse-ld=lld -Wl,--symbol-ordering-file=${TRAINER_HOT_FUNCTIONS} -Wl,--no-warn-symbol-ordering)
   set(TRAINER_YAML_CPP ${TRAINER_YAML_CPP_STATIC})
   # jemalloc in place of glibc's malloc: rendering builds, copies and frees many small trees, and
   # jemalloc renders 10,000 TrainJobs about 15% faster (bench/RESULTS.md). The parse floor links it

@@ -2,12 +2,16 @@
 # The statically linked program (cmake/Dependencies.cmake): an executable at a fixed address, with
 # no relocations to apply at start, linked with the start file that leaves the unwind tables
 # unregistered (registered tables are sorted at the first exception thrown: ~4 ms on every input
-# error), and with jemalloc set up as app/jemalloc_conf.cpp says. With a second argument, the
-# benchmark's parse floor (bench/parse_floor) must be linked and set up the same way, so that the
-# benchmark compares like with like. Skips (77) for a build that links the shared libraries.
+# error), with the functions of the common commands together at the start of the program text
+# (cmake/hot-functions.txt), and with jemalloc set up as app/jemalloc_conf.cpp says. The benchmark's
+# parse floor (bench/parse_floor) must be linked and set up the same way, so that the benchmark
+# compares like with like. Skips (77) for a build that links the shared libraries.
+#
+#   static_test.sh TRAINER [FLOOR [HOT_FUNCTIONS]]
 set -uo pipefail
 trainer=$1
 floor=${2:-}
+hot=${3:-}
 # Output captured whole, not piped to grep -q: under pipefail, grep -q's early exit fails the
 # writer (SIGPIPE) and with it the pipeline.
 headers=$(readelf -lW "$trainer") || exit 2
@@ -27,6 +31,24 @@ if [[ $'\n'$(nm "$trainer")$'\n' == *" __EH_FRAME_BEGIN__"$'\n'* ]]; then
   fail "linked with crtbeginT.o, which registers the unwind tables"
 fi
 [[ $headers == *GNU_EH_FRAME* ]] || fail "no exception-frame index (PT_GNU_EH_FRAME)"
+# The listed functions present in the program (most of the list: it is written from this code)
+# lie in the first 2 MiB of its ~6 MiB of text; unordered, they spread over all of it.
+if [[ -n $hot ]]; then
+  text_start=$(readelf -SW "$trainer" | sed -n 's/.*\] \.text *PROGBITS *\([0-9a-f]*\) .*/\1/p')
+  listed=$(grep -c . "$hot")
+  # The address of each listed name the program defines (first definition of a name).
+  addresses=$(nm --defined-only "$trainer" |
+    awk -v list="$hot" 'BEGIN { while ((getline name < list) > 0) want[name] = 1 } ($3 in want) && !seen[$3]++ { print $1 }')
+  found=0 near=0
+  for address in $addresses; do
+    ((found++, (16#$address - 16#$text_start) < 2 * 1024 * 1024 && near++))
+  done
+  if [[ -z $text_start ]] || ((listed == 0 || found * 2 < listed)); then
+    fail "only $found of the $listed functions of $hot are in the program"
+  elif ((near * 100 < found * 95)); then
+    fail "$near of $found hot functions in the first 2 MiB of text: not linked in their order"
+  fi
+fi
 # jemalloc's compiled-in options (app/jemalloc_conf.cpp): one arena for all threads, transparent
 # huge pages asked for.
 jemalloc_options() {

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Writes cmake/hot-functions.txt: the functions (linker symbol names) that trainer runs in the
+# common commands, as callgrind sees them. The static build links them first, together, so that a
+# process faults in a few 64 KiB windows of program text instead of some 60 scattered over 6 MiB
+# (cmake/Dependencies.cmake, bench/RESULTS.md). Run it again after large changes to what a render
+# runs; a function missing from the list still works, it only sits elsewhere in the text.
+#
+#   bench/hot-functions.sh [--build DIR]      (needs valgrind, and ../shared/upstream for inputs)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+build="$root/build"
+if [[ ${1:-} == --build ]]; then build="$(cd "$2" && pwd)"; fi
+trainer="$build/trainer"
+[[ -x $trainer ]] || { echo "hot-functions: $trainer is not built" >&2; exit 2; }
+command -v valgrind > /dev/null || { echo "hot-functions: needs valgrind" >&2; exit 2; }
+runtimes="$root/../shared/upstream/manifests/base/runtimes"
+[[ -d $runtimes ]] || { echo "hot-functions: $runtimes is absent" >&2; exit 2; }
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+bash "$here/run.sh" --build "$build" --generate 100 "$work/b100" > /dev/null
+awk '/^---$/ && n++ {exit} {print}' "$work/b100/jobs.yaml" > "$work/one.yaml"
+sed 's/^    numNodes: [0-9]*/    numNodes: "two"/' "$work/one.yaml" > "$work/bad.yaml"
+
+# The commands people run most, each in a cold process: a one-job render, a render of 100 mixed
+# TrainJobs (both threads), an input error, the migration check, and the help.
+i=0
+profile() {
+  local status=0
+  valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/$((i++)).cg" "$trainer" "$@" \
+    > /dev/null 2>&1 || status=$?
+  ((status <= 2)) || { echo "hot-functions: trainer $* exited $status" >&2; exit 2; }
+}
+profile render -r "$runtimes/torch_distributed.yaml" "$work/one.yaml"
+profile render -r "$work/b100/runtimes" "$work/b100/jobs.yaml"
+profile render -r "$runtimes/torch_distributed.yaml" "$work/bad.yaml"
+profile diff --legacy -r "$work/b100/runtimes" "$work/b100/jobs.yaml"
+profile --help
+
+# Every function callgrind named (fn= and cfn= lines, "'N" recursion marks dropped), sorted so that
+# a new list diffs well against the old.
+sed -n "s/^c\{0,1\}fn=([0-9]*) \([^']*\).*$/\1/p" "$work"/*.cg |
+  grep -v -e '^0x' -e '^(below main)$' | LC_ALL=C sort -u > "$root/cmake/hot-functions.txt"
+echo "hot-functions: $(wc -l < "$root/cmake/hot-functions.txt") functions in cmake/hot-functions.txt"

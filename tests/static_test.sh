@@ -58,6 +58,9 @@ jemalloc_options() {
   [[ $stats == *'opt.thp: "always"'* ]] || fail "$1: jemalloc does not ask for huge pages (opt.thp)"
 }
 jemalloc_options "$trainer" --version
+# MALLOC_CONF overrides them (man page, ENVIRONMENT).
+stats=$(MALLOC_CONF=thp:default,stats_print:true "$trainer" --version 2>&1 >/dev/null)
+[[ $stats == *'opt.thp: "default"'* ]] || fail "MALLOC_CONF=thp:default does not override the built-in thp:always"
 if [[ -n $floor ]]; then
   floor_headers=$(readelf -lW "$floor") || exit 2
   [[ $floor_headers != *INTERP* ]] || fail "$floor is dynamically linked, trainer statically"

@@ -110,10 +110,12 @@ class RealFileSystem : public FileSystem {
     return files;
   }
 
+  // The file's device and inode: one stat, where resolving the path's links took a readlink per
+  // component of it.
   std::string Identity(const std::string& path) override {
-    std::error_code ec;
-    auto canonical = fs::weakly_canonical(path, ec);
-    return ec ? path : canonical.string();
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return path;
+    return fmt::format("{}:{}", st.st_dev, st.st_ino);
   }
 
   std::optional<std::uintmax_t> FileSize(const std::string& path) override {
@@ -242,13 +244,13 @@ class Loader {
       case ParseAhead::kAuto:
         break;
     }
-    if (std::thread::hardware_concurrency() < 2) return false;
     std::uintmax_t bytes = 0;  // a stream of unknown length (stdin, a FIFO) counts as long
     for (const Source& source : sources_) {
       if (source.kind == Source::Kind::kFile) bytes += source.size.value_or(kParseAheadBytes);
       if (source.kind == Source::Kind::kStdin) bytes += kParseAheadBytes;
     }
-    return bytes >= kParseAheadBytes;
+    // The cores last: counting them reads a file of /sys.
+    return bytes >= kParseAheadBytes && std::thread::hardware_concurrency() >= 2;
   }
 
   // Reads and parses a file or standard input, handing its documents and then its end to `emit`.

@@ -72,6 +72,9 @@ check "the spool file is not left in TMPDIR" test "$rc" -eq 0 -a "$(ls -A "$tmp"
 # append): an MPI job whose hostfile has 200,000 lines. What comes out must be what --output-dir
 # writes, whichever way.
 sed 's/numNodes: [0-9]*/numNodes: 200000/' testdata/40-mpi-launcher-and-nodes/input.yaml >"$tmp/big.yaml"
+TMPDIR="$tmp/no-such-dir" run render "$tmp/big.yaml"
+check "... and for output that needs the temporary file, the same error" \
+  test "$rc" -eq 2 -a -z "$out" -a "$(cat "$tmp/err")" = "trainer: error: cannot create a temporary file for the output in $tmp/no-such-dir: No such file or directory"
 before=$(ls -A "$tmp")
 TMPDIR="$tmp" run render "$tmp/big.yaml"
 check "a render of over 4 MiB succeeds" test "$rc" -eq 0 -a "$(stat -c %s "$tmp/out")" -gt $((4 << 20))

@@ -119,11 +119,9 @@ class RealFileSystem : public FileSystem {
   }
 
   std::optional<std::uintmax_t> FileSize(const std::string& path) override {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) return std::nullopt;
-    std::uintmax_t size = fs::file_size(path, ec);
-    if (ec) return std::nullopt;
-    return size;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+    return static_cast<std::uintmax_t>(st.st_size);
   }
 };
 

@@ -50,7 +50,7 @@ if(TRAINER_LINK_STATIC)
   # program text (cmake/hot-functions.txt, written by bench/hot-functions.sh; our code is compiled
   # with a section per function so that lld can move each). A new process faults its text in 64 KiB
   # at a time, ~14 us a fault where faults are slow: scattered over 6 MiB of text, a one-job render
-  # took ~60 of them, placed together ~30 (bench/RESULTS.md). GNU ld has no such ordering.
+  # took ~60 of them, placed together 17 (bench/RESULTS.md). GNU ld has no such ordering.
   find_program(TRAINER_LLD NAMES ld.lld)
   if(NOT TRAINER_LLD)
     message(FATAL_ERROR "the static build links with lld (Debian package lld); configure with -DTRAINER_STATIC_DEPS=OFF to link without it")

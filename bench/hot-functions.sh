@@ -5,17 +5,27 @@
 # (cmake/Dependencies.cmake, bench/RESULTS.md). Run it again after large changes to what a render
 # runs; a function missing from the list still works, it only sits elsewhere in the text.
 #
-#   bench/hot-functions.sh [--build DIR]      (needs valgrind, and ../shared/upstream for inputs)
+#   bench/hot-functions.sh [--build DIR] [--output FILE]
+#
+# Needs valgrind, and ../shared/upstream for inputs (exits 77 without either, as a skipped test).
+# FILE is cmake/hot-functions.txt unless given.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 build="$root/build"
-if [[ ${1:-} == --build ]]; then build="$(cd "$2" && pwd)"; fi
+output="$root/cmake/hot-functions.txt"
+while (($#)); do
+  case "$1" in
+    --build) build="$(cd "$2" && pwd)"; shift 2 ;;
+    --output) output="$2"; shift 2 ;;
+    *) echo "hot-functions: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
 trainer="$build/trainer"
 [[ -x $trainer ]] || { echo "hot-functions: $trainer is not built" >&2; exit 2; }
-command -v valgrind > /dev/null || { echo "hot-functions: needs valgrind" >&2; exit 2; }
+command -v valgrind > /dev/null || { echo "SKIP: hot-functions needs valgrind"; exit 77; }
 runtimes="$root/../shared/upstream/manifests/base/runtimes"
-[[ -d $runtimes ]] || { echo "hot-functions: $runtimes is absent" >&2; exit 2; }
+[[ -d $runtimes ]] || { echo "SKIP: $runtimes is absent; the profiles render against the upstream runtimes"; exit 77; }
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -43,5 +53,6 @@ profile --help
 # smallest, then, and a cold start faults in the fewest windows of it.
 for ((j = 0; j < i; j++)); do
   sed -n "s/^c\{0,1\}fn=([0-9]*) \([^']*\).*$/\1/p" "$work/$j.cg" | grep -v -e '^0x' -e '^(below main)$' | LC_ALL=C sort -u
-done | awk '!seen[$0]++' > "$root/cmake/hot-functions.txt"
-echo "hot-functions: $(wc -l < "$root/cmake/hot-functions.txt") functions in cmake/hot-functions.txt"
+done | awk '!seen[$0]++' > "$work/list"
+mv "$work/list" "$output"
+echo "hot-functions: $(wc -l < "$output") functions in $output"

@@ -11,8 +11,8 @@
 // thp:always: jemalloc asks for transparent huge pages (madvise) on the memory it maps, where the
 // system leaves that to the program (/sys/kernel/mm/transparent_hugepage/enabled: madvise); with
 // "always" or "never" there it changes nothing. jemalloc keeps each size class on pages of its
-// own, so a render touches ~80 pages of heap at once, one page fault each; in a 2 MiB page they
-// are one fault. A one-job render 0.3-0.4 ms faster where faults are slow, 100 TrainJobs ~15%,
+// own, so a render touches ~70 pages of heap and metadata, one page fault each; in 2 MiB pages they
+// are three faults. A one-job render 0.3-0.4 ms faster where faults are slow, 100 TrainJobs ~15%,
 // for 4-6 MiB more resident memory (bench/RESULTS.md). MALLOC_CONF=thp:default turns it off (man page).
 extern "C" {
 extern const char* malloc_conf;

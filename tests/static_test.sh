@@ -22,7 +22,8 @@ fi
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
 
-type=$(readelf -hW "$trainer" | awk '$1 == "Type:" { print $2 }')
+elf_type() { readelf -hW "$1" | awk '$1 == "Type:" { print $2 }'; }
+type=$(elf_type "$trainer")
 [[ $type == EXEC ]] || fail "ELF type is $type, not EXEC: a PIE relocates its pointers at every start"
 relocations=$(readelf -rW "$trainer" | grep -c 'R_X86_64_RELATIVE')  # reads it all
 ((relocations == 0)) || fail "$relocations relative relocations to apply at start"
@@ -64,7 +65,7 @@ stats=$(MALLOC_CONF=thp:default,stats_print:true "$trainer" --version 2>&1 >/dev
 if [[ -n $floor ]]; then
   floor_headers=$(readelf -lW "$floor") || exit 2
   [[ $floor_headers != *INTERP* ]] || fail "$floor is dynamically linked, trainer statically"
-  [[ $(readelf -hW "$floor" | awk '$1 == "Type:" { print $2 }') == EXEC ]] || fail "$floor is not linked as trainer (ELF type)"
+  [[ $(elf_type "$floor") == EXEC ]] || fail "$floor is not linked as trainer (ELF type)"
   jemalloc_options "$floor" /dev/null
 fi
 # Exceptions still unwind: an input error is reported, not a crash.

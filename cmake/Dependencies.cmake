@@ -1,5 +1,5 @@
 # Every dependency comes from a Debian package; nothing is downloaded at build time.
-#   libyaml-cpp-dev libfmt-dev libcli11-dev libdtl-dev doctest-dev libssl-dev libjemalloc-dev lld
+#   libyaml-cpp-dev libfmt-dev libcli11-dev libdtl-dev doctest-dev libssl-dev lld
 find_package(yaml-cpp REQUIRED)
 find_package(fmt REQUIRED)
 find_package(CLI11 CONFIG QUIET)
@@ -60,15 +60,16 @@ if(TRAINER_LINK_STATIC)
   target_link_options(trainer_deps INTERFACE -static -no-pie -B${CMAKE_BINARY_DIR}/static-start/ -Wl,--eh-frame-hdr
                       -fuse-ld=lld -Wl,--symbol-ordering-file=${TRAINER_HOT_FUNCTIONS} -Wl,--no-warn-symbol-ordering)
   set(TRAINER_YAML_CPP ${TRAINER_YAML_CPP_STATIC})
-  # jemalloc in place of glibc's malloc: rendering builds, copies and frees many small trees, and
-  # jemalloc renders 10,000 TrainJobs about 15% faster (bench/RESULTS.md). The parse floor links it
-  # too, so that the benchmark's ratio compares like with like. Sanitizer and fuzzing builds keep
-  # their own allocator.
-  find_library(TRAINER_JEMALLOC_STATIC NAMES libjemalloc.a REQUIRED)
-  set(TRAINER_ALLOCATOR ${TRAINER_JEMALLOC_STATIC})
-  target_link_libraries(trainer_deps INTERFACE ${TRAINER_ALLOCATOR})
+  # trainer's own allocator in place of glibc's malloc (app/malloc.cpp, which says why): every
+  # program linked here uses it, the unit tests and the parse floor too, so that the benchmark's
+  # ratio compares like with like. Sanitizer and fuzzing builds keep their own allocators.
+  add_library(trainer_malloc OBJECT ${CMAKE_SOURCE_DIR}/app/malloc.cpp)
+  target_compile_options(trainer_malloc PRIVATE -fno-pie -ffunction-sections)
+  target_link_libraries(trainer_malloc PRIVATE trainer_warnings trainer_settings)
+  target_link_libraries(trainer_deps INTERFACE $<TARGET_OBJECTS:trainer_malloc>)
+  set(TRAINER_OWN_MALLOC ON)
 else()
   target_link_libraries(trainer_deps INTERFACE fmt::fmt yaml-cpp OpenSSL::Crypto)
   set(TRAINER_YAML_CPP yaml-cpp)
-  set(TRAINER_ALLOCATOR "")
+  set(TRAINER_OWN_MALLOC OFF)
 endif()

@@ -55,7 +55,7 @@ case $mode in
       "THE IMAGE BEHAVIOUR CHANGE" "WHAT OFFLINE RENDERING CANNOT KNOW" "SEE ALSO"; do
       check "section $section" grep -qxF ".SH $section" "$page"
     done
-    for variable in NO_COLOR TRAINER_UPDATE_GOLDEN TRAINER_PLUGIN_ORDER MALLOC_CONF; do
+    for variable in NO_COLOR TRAINER_UPDATE_GOLDEN TRAINER_PLUGIN_ORDER; do
       check "ENVIRONMENT names $variable" grep -qxF ".B $variable" "$page"
     done ;;
 

@@ -3,8 +3,8 @@
 # no relocations to apply at start, linked with the start file that leaves the unwind tables
 # unregistered (registered tables are sorted at the first exception thrown: ~4 ms on every input
 # error), with the functions of the common commands together at the start of the program text
-# (cmake/hot-functions.txt), and with jemalloc set up as app/jemalloc_conf.cpp says. The benchmark's
-# parse floor (bench/parse_floor) must be linked and set up the same way, so that the benchmark
+# (cmake/hot-functions.txt), and with trainer's own allocator (app/malloc.cpp) in place of glibc's.
+# The benchmark's parse floor (bench/parse_floor) must be linked the same way, so that the benchmark
 # compares like with like. Skips (77) for a build that links the shared libraries.
 #
 #   static_test.sh TRAINER [FLOOR [HOT_FUNCTIONS]]
@@ -50,23 +50,20 @@ if [[ -n $hot ]]; then
     fail "$near of $found hot functions in the first 2 MiB of text: not linked in their order"
   fi
 fi
-# jemalloc's compiled-in options (app/jemalloc_conf.cpp): one arena for all threads, transparent
-# huge pages asked for.
-jemalloc_options() {
-  local stats
-  stats=$(MALLOC_CONF=stats_print:true "$@" 2>&1 >/dev/null)
-  [[ $stats == *"opt.narenas: 1"* ]] || fail "$1: jemalloc does not run with one arena (opt.narenas)"
-  [[ $stats == *'opt.thp: "always"'* ]] || fail "$1: jemalloc does not ask for huge pages (opt.thp)"
+# trainer's allocator, not glibc's: its refill function is there, glibc's malloc (which would
+# define __libc_malloc) is not.
+own_allocator() {
+  local symbols
+  symbols=$(nm -C "$1") || exit 2
+  [[ $symbols == *"RefillAndTake("* ]] || fail "$1: trainer's allocator (app/malloc.cpp) is not linked"
+  [[ $symbols != *" __libc_malloc"* ]] || fail "$1: glibc's malloc is linked"
 }
-jemalloc_options "$trainer" --version
-# MALLOC_CONF overrides them (man page, ENVIRONMENT).
-stats=$(MALLOC_CONF=thp:default,stats_print:true "$trainer" --version 2>&1 >/dev/null)
-[[ $stats == *'opt.thp: "default"'* ]] || fail "MALLOC_CONF=thp:default does not override the built-in thp:always"
+own_allocator "$trainer"
 if [[ -n $floor ]]; then
   floor_headers=$(readelf -lW "$floor") || exit 2
   [[ $floor_headers != *INTERP* ]] || fail "$floor is dynamically linked, trainer statically"
   [[ $(elf_type "$floor") == EXEC ]] || fail "$floor is not linked as trainer (ELF type)"
-  jemalloc_options "$floor" /dev/null
+  own_allocator "$floor"
 fi
 # Exceptions still unwind: an input error is reported, not a crash.
 err=$("$trainer" render /no/such/file.yaml 2>&1 >/dev/null)

@@ -66,7 +66,9 @@ if(TRAINER_LINK_STATIC)
   add_library(trainer_malloc OBJECT ${CMAKE_SOURCE_DIR}/app/malloc.cpp)
   target_compile_options(trainer_malloc PRIVATE -fno-pie -ffunction-sections)
   target_link_libraries(trainer_malloc PRIVATE trainer_warnings trainer_settings)
-  target_link_libraries(trainer_deps INTERFACE $<TARGET_OBJECTS:trainer_malloc>)
+  # Its object file is linked into each program (a static library's member would be ignored: libc
+  # defines malloc too); the target's name orders the build, the compilation before the links.
+  target_link_libraries(trainer_deps INTERFACE trainer_malloc $<TARGET_OBJECTS:trainer_malloc>)
   set(TRAINER_OWN_MALLOC ON)
 else()
   target_link_libraries(trainer_deps INTERFACE fmt::fmt yaml-cpp OpenSSL::Crypto)

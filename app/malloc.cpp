@@ -57,6 +57,7 @@ constexpr std::size_t kCommitStep = std::size_t{4} << 20;  // the range is made 
 constexpr std::size_t kReserve = std::size_t{32} << 30;
 constexpr std::size_t kMinReserve = std::size_t{64} << 20;
 constexpr std::size_t kMaxPages = kReserve / kPage;
+static_assert(kReserve / kMinAlign < UINT32_MAX, "a batch's link (FreeObject) must fit 32 bits");
 
 constexpr std::size_t ComputeClassSize(int index) {
   if (index < 8) return kMinAlign * static_cast<std::size_t>(index + 1);

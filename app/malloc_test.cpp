@@ -4,6 +4,7 @@
 // reuse of memory across threads, its null for an impossible request) only with it.
 #include <doctest/doctest.h>
 #include <malloc.h>
+#include <sys/resource.h>
 
 #include <atomic>
 #include <cerrno>
@@ -294,6 +295,28 @@ TEST_CASE("trainer's allocator takes back what ended threads held") {
   std::size_t settled = ResidentBytes();
   for (int i = 0; i < 100; ++i) thread_round();
   CHECK(ResidentBytes() < settled + 16 * kMiB);
+}
+
+// Under `ulimit -v` the range takes at most a quarter of the limit (64 MiB at least), and requests
+// it can no longer serve are mapped one by one. The ctest test malloc-range runs this under a limit
+// of ~290 MiB (a range of 64 MiB); without a limit there is nothing to show.
+TEST_CASE("trainer's allocator maps small requests itself once its range is used up") {
+  rlimit limit{};
+  REQUIRE(getrlimit(RLIMIT_AS, &limit) == 0);
+  if (limit.rlim_cur == RLIM_INFINITY) {
+    MESSAGE("no limit on the address space: nothing to show (ctest runs this as malloc-range)");
+    return;
+  }
+  REQUIRE(limit.rlim_cur / 4 < 128 * kMiB);  // so the range is 64 MiB
+  std::vector<void*> blocks;
+  for (int i = 0; i < 512; ++i) {  // 128 MiB in blocks of 256 KiB: twice the range
+    void* block = std::malloc(256 * 1024);
+    REQUIRE(block != nullptr);
+    std::memset(block, i, 64);
+    blocks.push_back(block);
+  }
+  for (std::size_t i = 0; i < blocks.size(); ++i) CHECK(*static_cast<unsigned char*>(blocks[i]) == (i & 0xff));
+  for (void* block : blocks) std::free(block);
 }
 
 #endif  // TRAINER_OWN_MALLOC

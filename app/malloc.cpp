@@ -52,8 +52,10 @@ constexpr int kClasses = 68;  // 8 classes to 128 bytes, then 4 per power of two
 constexpr std::size_t kMaxRun = std::size_t{1} << 20;
 constexpr std::size_t kCommitStep = std::size_t{4} << 20;  // the range is made writable this much at a time
 // The address range for small objects. Reserving it costs nothing (no memory, no commit charge).
-// Under a limit on the address space (`ulimit -v`) it takes at most a quarter of the limit, leaving
-// the rest to large blocks; where even that fails, smaller ranges are tried.
+// Under a limit on the address space (`ulimit -v`) it takes at most half the limit, leaving the
+// rest to large blocks; where even that fails, smaller ranges are tried. (Pages of the range stay
+// with the class that first took them: under a tight limit, a run that frees much of one class and
+// then needs another runs out sooner than with glibc's malloc.)
 constexpr std::size_t kReserve = std::size_t{32} << 30;
 constexpr std::size_t kMinReserve = std::size_t{64} << 20;
 constexpr std::size_t kMaxPages = kReserve / kPage;
@@ -198,9 +200,10 @@ class Lock {
 bool Reserve() {
   if (shared.end != nullptr) return true;
   if (shared.failed) return false;
+  int saved = errno;  // a successful allocation leaves errno alone
   std::size_t size = kReserve;
   if (rlimit limit{}; getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
-    while (size > kMinReserve && size > limit.rlim_cur / 4) size /= 2;
+    while (size > kMinReserve && size > limit.rlim_cur / 2) size /= 2;
   }
   for (; size >= kMinReserve; size /= 2) {
     void* range = mmap(nullptr, size + kHugePage, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -212,9 +215,11 @@ bool Reserve() {
     shared.end = begin + size;
     shared.next.store(begin, std::memory_order_relaxed);
     shared.base.store(begin, std::memory_order_relaxed);
+    errno = saved;
     return true;
   }
   shared.failed = true;
+  errno = saved;
   return false;
 }
 
@@ -228,7 +233,11 @@ char* NewRun(int index, std::size_t size) {
     std::size_t grow =
         (static_cast<std::size_t>(run + size - shared.committed) + kCommitStep - 1) / kCommitStep * kCommitStep;
     if (grow > room) grow = room;
-    if (mprotect(shared.committed, grow, PROT_READ | PROT_WRITE) != 0) return nullptr;
+    int saved = errno;
+    if (mprotect(shared.committed, grow, PROT_READ | PROT_WRITE) != 0) {
+      errno = saved;  // the request may still be served as a large one
+      return nullptr;
+    }
     shared.committed += grow;
   }
   std::memset(page_class + static_cast<std::size_t>(run - Base()) / kPage, index + 1, size / kPage);
@@ -238,18 +247,21 @@ char* NewRun(int index, std::size_t size) {
 
 void FlushThread(void* cache_pointer);
 
+// At the thread's end its cached objects go back to the shared stacks: done by the first allocation
+// or free of a thread, and again by one after the flush (from another key's destructor: glibc then
+// runs the destructors another round). Set first: recording the key's value may allocate.
+__attribute__((noinline)) void Register() {
+  tcache.registered = true;
+  pthread_once(&exit_key_once, [] { exit_key_made = pthread_key_create(&exit_key, FlushThread) == 0; });
+  if (exit_key_made) pthread_setspecific(exit_key, &tcache);
+}
+
 // The slow path of a small allocation: the batch put by, else one from the shared stack, else the
 // rest of the thread's run, else a leftover run, else a new run.
 __attribute__((noinline)) void* RefillAndTake(int index) {
   ClassCache& cache = tcache.classes[index];
   std::size_t size = ClassSize(index);
-  if (!tcache.registered) {
-    // At the thread's end its cached objects go back to the shared stacks. (Set first: recording
-    // the key's value may allocate.)
-    tcache.registered = true;
-    pthread_once(&exit_key_once, [] { exit_key_made = pthread_key_create(&exit_key, FlushThread) == 0; });
-    if (exit_key_made) pthread_setspecific(exit_key, &tcache);
-  }
+  if (!tcache.registered) Register();
   if (FreeObject* batch = cache.spare; batch != nullptr) {
     cache.spare = nullptr;
     cache.free = batch->next;
@@ -314,6 +326,7 @@ __attribute__((noinline)) void PutBy(int index) {
 }
 
 inline __attribute__((always_inline)) void FreeSmall(void* pointer, int index) {
+  if (__builtin_expect(!tcache.registered, 0)) Register();  // a thread that only frees
   ClassCache& cache = tcache.classes[index];
   auto* object = static_cast<FreeObject*>(pointer);
   object->next = cache.free;
@@ -370,7 +383,9 @@ __attribute__((noinline)) void* AllocateLarge(std::size_t size, std::size_t alig
     return nullptr;
   }
   auto* map = static_cast<char*>(made);
-  madvise(map, length, MADV_HUGEPAGE);
+  int saved = errno;
+  madvise(map, length, MADV_HUGEPAGE);  // refused where the kernel has no huge pages
+  errno = saved;
   auto start = (reinterpret_cast<std::uintptr_t>(map) + sizeof(LargeHeader) + alignment - 1) / alignment * alignment;
   LargeHeader* header = HeaderOf(reinterpret_cast<void*>(start));
   header->map = map;
@@ -478,6 +493,8 @@ void* realloc(void* pointer, std::size_t size) noexcept {
     if (size <= kMaxSmall && ClassOf(size) == ClassOfPointer(pointer)) return pointer;
   } else if (size > kMaxSmall) {
     return ResizeLarge(pointer, size);
+  } else if (std::size_t usable = UsableSize(pointer); size <= usable && usable - size < kPage) {
+    return pointer;  // a small request served by a mapping (the range used up) that still fits it
   }
   std::size_t usable = UsableSize(pointer);
   void* moved = Allocate(size);
@@ -497,21 +514,18 @@ int posix_memalign(void** result, std::size_t alignment, std::size_t size) noexc
   return 0;
 }
 
-void* aligned_alloc(std::size_t alignment, std::size_t size) noexcept {
-  if (!IsPowerOfTwo(alignment)) {
+// As glibc 2.36 does for both: an alignment that is not a power of two is rounded up to one.
+void* memalign(std::size_t alignment, std::size_t size) noexcept {
+  if (alignment > (SIZE_MAX >> 1) + 1) {
     errno = EINVAL;
     return nullptr;
   }
-  return AllocateAligned(alignment, size);
+  std::size_t power = kMinAlign;
+  while (power < alignment) power *= 2;
+  return AllocateAligned(power, size);
 }
 
-void* memalign(std::size_t alignment, std::size_t size) noexcept {
-  if (!IsPowerOfTwo(alignment)) {
-    errno = EINVAL;
-    return nullptr;
-  }
-  return AllocateAligned(alignment, size);
-}
+void* aligned_alloc(std::size_t alignment, std::size_t size) noexcept { return memalign(alignment, size); }
 
 void* valloc(std::size_t size) noexcept { return AllocateAligned(kPage, size); }
 

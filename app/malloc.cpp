@@ -489,14 +489,14 @@ void* realloc(void* pointer, std::size_t size) noexcept {
     Free(pointer);
     return nullptr;
   }
+  std::size_t usable = UsableSize(pointer);
   if (IsSmall(pointer)) {
     if (size <= kMaxSmall && ClassOf(size) == ClassOfPointer(pointer)) return pointer;
   } else if (size > kMaxSmall) {
     return ResizeLarge(pointer, size);
-  } else if (std::size_t usable = UsableSize(pointer); size <= usable && usable - size < kPage) {
+  } else if (size <= usable && usable - size < kPage) {
     return pointer;  // a small request served by a mapping (the range used up) that still fits it
   }
-  std::size_t usable = UsableSize(pointer);
   void* moved = Allocate(size);
   if (moved == nullptr) return nullptr;
   std::memcpy(moved, pointer, size < usable ? size : usable);

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string_view>
 
 namespace trainer::app {
 
@@ -14,6 +15,9 @@ Run SetupRender(CLI::App& command);
 Run SetupDiff(CLI::App& command);
 Run SetupPlugins(CLI::App& command);
 Run SetupTest(CLI::App& command);
+
+// Writes `text` to standard output and flushes it; throws Error naming the reason when it cannot.
+void WriteStdout(std::string_view text);
 
 // Prints every diagnostic of `e` on stderr, one per line.
 void PrintError(const std::exception& e);

@@ -140,8 +140,7 @@ int Finish(const Report& report, const DiffFlags& flags) {
   options.color =
       (options.format == ReportFormat::kHuman || options.format == ReportFormat::kUnified) && UseColor(flags.color);
   std::string out = FormatReport(report, options);
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  if (std::fflush(stdout) != 0) throw Error("cannot write to standard output");
+  WriteStdout(out);
   return Summarize(report).Differs() && !flags.exit_zero ? kDifferences : kNoDifferences;
 }
 

@@ -9,8 +9,6 @@
 #include <fstream>
 #include <iostream>
 #include <string>
-#include <sys/sendfile.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/commands.h"
@@ -37,119 +35,6 @@ struct RenderFlags {
   bool quiet = false;             // --quiet: the exit status says it all
   bool skip_non_trainer = false;  // --skip-non-trainer: see app/trainer_files.h
   std::string validate = "strict";
-};
-
-// Standard output, held until all TrainJobs rendered and copied out only then, so that memory
-// stays flat however many there are: in a buffer of kBufferBytes, written to an unlinked temporary
-// file whenever it fills, and the file copied to standard output by the kernel at the end. An
-// output that fits the buffer never reaches the file. (Not held in memory as a whole: memory that
-// is new to the process costs a page fault per 4 KiB, and where faults are slow, as in small
-// virtual machines, that cost more than the file.) The file is made when the buffer first fills;
-// its directory is checked at the start, so that a missing or unwritable TMPDIR fails every render
-// alike. (Making the file at the start cost a small render ~40 us: a new inode, freed at exit.)
-class SpoolSink : public RenderSink {
- public:
-  static constexpr std::size_t kBufferBytes = 64 << 10;
-
-  // In $TMPDIR, else /tmp.
-  SpoolSink() {
-    const char* tmpdir = std::getenv("TMPDIR");
-    dir_ = tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
-    struct stat st {};
-    if (stat(dir_.c_str(), &st) != 0) FailToCreate(errno);
-    if (!S_ISDIR(st.st_mode)) FailToCreate(ENOTDIR);
-    if (access(dir_.c_str(), W_OK | X_OK) != 0) FailToCreate(errno);
-  }
-  SpoolSink(const SpoolSink&) = delete;
-  SpoolSink& operator=(const SpoolSink&) = delete;
-  ~SpoolSink() override {
-    if (fd_ >= 0) close(fd_);
-  }
-
-  void Output(std::string_view text) override {
-    if (buffer_.size() + text.size() > kBufferBytes) {
-      Spool(buffer_);
-      buffer_.clear();
-      if (text.size() > kBufferBytes) {
-        Spool(text);
-        return;
-      }
-    }
-    if (buffer_.capacity() < kBufferBytes) buffer_.reserve(kBufferBytes);
-    buffer_.append(text);
-  }
-
-  // Everything output, to the file descriptor `out`.
-  void CopyTo(int out) {
-    if (spooled_ == 0) {
-      WriteOut(out, buffer_);
-      return;
-    }
-    Spool(buffer_);
-    buffer_.clear();
-    off_t offset = 0;
-    while (offset < spooled_) {
-      ssize_t n = sendfile(out, fd_, &offset, static_cast<std::size_t>(spooled_ - offset));
-      if (n > 0 || (n < 0 && errno == EINTR)) continue;
-      if (n < 0 && (errno == EINVAL || errno == ENOSYS)) break;  // e.g. standard output opened to append
-      Fail(n < 0 ? errno : EIO);
-    }
-    // What sendfile would not copy, through the buffer.
-    buffer_.resize(kBufferBytes);
-    while (offset < spooled_) {
-      ssize_t n = pread(fd_, buffer_.data(), buffer_.size(), offset);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        const int error = n < 0 ? errno : EIO;
-        throw Error(fmt::format("cannot read back the output's temporary file: {}", std::strerror(error)));
-      }
-      WriteOut(out, std::string_view(buffer_.data(), static_cast<std::size_t>(n)));
-      offset += n;
-    }
-  }
-
- private:
-  void Spool(std::string_view text) {
-    if (fd_ < 0) {
-      // Unlinked at once: nothing is left behind, whatever happens.
-      std::string path = dir_ + "/trainer-XXXXXX";
-      fd_ = mkstemp(path.data());
-      if (fd_ < 0) FailToCreate(errno);
-      unlink(path.c_str());
-    }
-    if (int error = WriteAll(fd_, text)) {
-      throw Error(fmt::format("cannot write the output's temporary file: {}", std::strerror(error)));
-    }
-    spooled_ += static_cast<off_t>(text.size());
-  }
-
-  static void WriteOut(int out, std::string_view text) {
-    if (int error = WriteAll(out, text)) Fail(error);
-  }
-
-  // Writes all of `text` to `fd`: 0, or the error that stopped it.
-  static int WriteAll(int fd, std::string_view text) {
-    while (!text.empty()) {
-      ssize_t n = write(fd, text.data(), text.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return n < 0 ? errno : EIO;
-      text.remove_prefix(static_cast<std::size_t>(n));
-    }
-    return 0;
-  }
-
-  [[noreturn]] static void Fail(int error) {
-    throw Error(fmt::format("cannot write to standard output: {}", std::strerror(error)));
-  }
-
-  [[noreturn]] void FailToCreate(int error) const {
-    throw Error(fmt::format("cannot create a temporary file for the output in {}: {}", dir_, std::strerror(error)));
-  }
-
-  std::string dir_;
-  int fd_ = -1;  // the temporary file, once made
-  std::string buffer_;
-  off_t spooled_ = 0;  // bytes in the file
 };
 
 // --output-dir: each object's file is written under a temporary name as it renders, and all are
@@ -210,14 +95,7 @@ class DirSink : public RenderSink {
   std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged_;
 };
 
-// --quiet: nothing is formatted at all.
-class NullSink : public RenderSink {
- public:
-  bool WantsOutput() const override { return false; }
-  void Output(std::string_view) override {}
-};
-
-void PrintSummary(const RenderSummary& summary, bool quiet) {
+void PrintSummary(const RenderResult& summary, bool quiet) {
   if (!quiet) {
     for (const auto& notice : summary.notices) std::cerr << "trainer: " << notice << '\n';
   }
@@ -245,21 +123,16 @@ int RunRender(const RenderFlags& flags) {
   }
   if (!flags.output_dir.empty()) {
     DirSink sink(flags.output_dir);
-    RenderSummary summary = RenderTo(request, *fs, sink);
+    RenderResult result = RenderTo(request, *fs, sink);
     sink.Commit();
-    PrintSummary(summary, flags.quiet);
+    PrintSummary(result, flags.quiet);
     return 0;
   }
-  if (flags.quiet) {
-    NullSink sink;
-    PrintSummary(RenderTo(request, *fs, sink), flags.quiet);
-    return 0;
-  }
-  SpoolSink sink;
-  RenderSummary summary = RenderTo(request, *fs, sink);
-  PrintSummary(summary, flags.quiet);
-  std::fflush(stdout);
-  sink.CopyTo(STDOUT_FILENO);
+  // All or nothing: the output is written once every TrainJob rendered.
+  StringSink sink(!flags.quiet);
+  RenderResult result = RenderTo(request, *fs, sink);
+  PrintSummary(result, flags.quiet);
+  WriteStdout(sink.text());
   return 0;
 }
 
@@ -325,6 +198,16 @@ void PrintSourceLine(const std::string& location) {
 }
 
 }  // namespace
+
+void WriteStdout(std::string_view text) {
+  std::fflush(stdout);
+  while (!text.empty()) {
+    const ssize_t n = write(STDOUT_FILENO, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw Error(fmt::format("cannot write to standard output: {}", std::strerror(n < 0 ? errno : EIO)));
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
 
 void PrintError(const std::exception& e) {
   if (const auto* error = dynamic_cast<const Error*>(&e)) {

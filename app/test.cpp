@@ -29,8 +29,7 @@ int RunTest(const TestFlags& flags) {
   for (const CaseResult& c : result.cases) changes.insert(changes.end(), c.changes.begin(), c.changes.end());
   if (mode != SuiteMode::kCheck && !changes.empty()) ApplyChanges(changes, *NewRealFileWriter());
   std::string out = flags.output == "junit" ? FormatJUnit(result) : FormatText(result);
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  if (std::fflush(stdout) != 0) throw Error("cannot write to standard output");
+  WriteStdout(out);
   return result.failed == 0 ? 0 : 1;
 }
 

@@ -93,7 +93,9 @@ void CheckStreamingRender(const std::string& content, const std::optional<std::s
     request.load.parse_ahead = trainer::ParseAhead::kAlways;
     std::optional<std::string> streamed;
     try {
-      streamed = trainer::Render(request, fs).output;
+      trainer::StringSink sink;
+      trainer::RenderTo(request, fs, sink);
+      streamed = sink.text();
     } catch (const trainer::Error&) {
     }
     if (streamed.has_value() != expected.has_value()) {

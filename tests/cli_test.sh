@@ -60,25 +60,17 @@ check "... and in an existing directory touches nothing" test "$(ls -A "$tmp/dir
 run render testdata/12-runtime-not-found/input.yaml examples/quickstart.yaml
 check "a failed run prints nothing on stdout, whichever TrainJob fails" test "$rc" -eq 2 -a -z "$out"
 
+# The output is kept in memory and written at the end: TMPDIR does not matter.
 TMPDIR="$tmp/no-such-dir" run render examples/quickstart.yaml
-check "an unusable TMPDIR is an error naming it, exit 2" test "$rc" -eq 2 -a -z "$out"
-check "... naming the directory" grep -q "temporary file for the output in $tmp/no-such-dir" "$tmp/err"
-before=$(ls -A "$tmp")
-TMPDIR="$tmp" run render examples/quickstart.yaml
-check "the spool file is not left in TMPDIR" test "$rc" -eq 0 -a "$(ls -A "$tmp")" = "$before"
+check "a render with an unusable TMPDIR succeeds" test "$rc" -eq 0 -a -n "$out"
 
-# Output beyond render's buffer (64 KiB) goes through the temporary file and is copied out by the
-# kernel (sendfile), or through the buffer where sendfile cannot write (standard output opened to
-# append): an MPI job whose hostfile has 200,000 lines. What comes out must be what --output-dir
-# writes, whichever way.
+# A large output (an MPI job whose hostfile has 200,000 lines) comes out whole, whichever way standard
+# output is opened, and is what --output-dir writes.
 sed 's/numNodes: [0-9]*/numNodes: 200000/' testdata/40-mpi-launcher-and-nodes/input.yaml >"$tmp/big.yaml"
-TMPDIR="$tmp/no-such-dir" run render "$tmp/big.yaml"
-check "... and for output that needs the temporary file, the same error" \
-  test "$rc" -eq 2 -a -z "$out" -a "$(cat "$tmp/err")" = "trainer: error: cannot create a temporary file for the output in $tmp/no-such-dir: No such file or directory"
 before=$(ls -A "$tmp")
-TMPDIR="$tmp" run render "$tmp/big.yaml"
+TMPDIR="$tmp/no-such-dir" run render "$tmp/big.yaml"
 check "a render of over 4 MiB succeeds" test "$rc" -eq 0 -a "$(stat -c %s "$tmp/out")" -gt $((4 << 20))
-check "... leaves no spool file in TMPDIR" test "$(ls -A "$tmp")" = "$before"
+check "... and leaves no file behind" test "$(ls -A "$tmp")" = "$before"
 mv "$tmp/out" "$tmp/big.out"
 echo "# kept" >"$tmp/appended"
 "$trainer" render "$tmp/big.yaml" >>"$tmp/appended" 2>"$tmp/err"

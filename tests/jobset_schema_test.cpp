@@ -679,10 +679,11 @@ TEST_CASE("the JobSets rendered from examples/quickstart.yaml satisfy the JobSet
     RenderRequest request;
     request.load.paths = {std::string(TRAINER_SOURCE_DIR) + "/examples/quickstart.yaml"};
     request.render.legacy_image = legacy;
-    RenderResult result = Render(request, *fs);
+    StringSink sink;
+    RenderTo(request, *fs, sink);
     const std::string file = legacy ? "render --legacy examples/quickstart.yaml" : "render examples/quickstart.yaml";
     std::vector<std::string> report;
-    job_sets += ValidateStream(result.output, file, schema, report);
+    job_sets += ValidateStream(sink.text(), file, schema, report);
     if (!report.empty()) FAIL_CHECK(file << ": " << report.size() << " schema violations:\n" << Lines(report));
   }
   REQUIRE(job_sets > 0);

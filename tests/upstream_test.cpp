@@ -59,10 +59,11 @@ TEST_CASE("the multi-node example renders on the torch-distributed runtime") {
   RenderRequest request;
   request.load.paths = {upstream + "/examples/yaml/01-multi-node.yaml"};
   request.load.runtime_paths = {upstream + "/manifests/base/runtimes/torch_distributed.yaml"};
-  RenderResult result = Render(request, *fs);
-  CHECK(result.output.find("kind: JobSet") != std::string::npos);
-  CHECK(result.output.find("- name: PET_NNODES\n                value: \"3\"") != std::string::npos);
-  CHECK(result.output.find("parallelism: 3") != std::string::npos);
+  StringSink sink;
+  RenderTo(request, *fs, sink);
+  CHECK(sink.text().find("kind: JobSet") != std::string::npos);
+  CHECK(sink.text().find("- name: PET_NNODES\n                value: \"3\"") != std::string::npos);
+  CHECK(sink.text().find("parallelism: 3") != std::string::npos);
 }
 
 }  // namespace trainer

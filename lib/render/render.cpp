@@ -185,7 +185,7 @@ constexpr std::string_view kJsonListTail =
 
 }  // namespace
 
-RenderSummary RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& sink) {
+RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& sink) {
   const bool json = request.format == RenderRequest::Format::kJson;
   const bool output = sink.WantsOutput();
   const bool files = sink.WantsFiles();
@@ -246,7 +246,7 @@ RenderSummary RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink&
     sink.Output(kJsonListTail);
   }
 
-  RenderSummary summary;
+  RenderResult summary;
   summary.notices = std::move(inputs.notices);
   // Positions point into `inputs`, which goes away on return.
   for (Diagnostic& w : warnings) {
@@ -255,15 +255,6 @@ RenderSummary RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink&
   }
   summary.warnings = std::move(warnings);
   return summary;
-}
-
-RenderResult Render(const RenderRequest& request, FileSystem& fs) {
-  struct StringSink : RenderSink {
-    std::string text;
-    void Output(std::string_view piece) override { text += piece; }
-  } sink;
-  RenderSummary summary = RenderTo(request, fs, sink);
-  return RenderResult{std::move(sink.text), std::move(summary.notices), std::move(summary.warnings)};
 }
 
 }  // namespace trainer

@@ -42,15 +42,23 @@ class RenderSink {
   }
 };
 
-struct RenderSummary {
-  std::vector<std::string> notices;  // for stderr
-  std::vector<Diagnostic> warnings;  // for stderr, with FormatWarning
+// The standard output text, kept in memory until the render succeeded (--quiet: not formatted).
+class StringSink : public RenderSink {
+ public:
+  explicit StringSink(bool wants_output = true) : wants_output_(wants_output) {}
+  bool WantsOutput() const override { return wants_output_; }
+  void Output(std::string_view text) override { text_ += text; }
+  const std::string& text() const { return text_; }
+
+ private:
+  bool wants_output_;
+  std::string text_;
 };
 
+// What a render says besides its objects, for stderr.
 struct RenderResult {
-  std::string output;                // the whole stdout text
-  std::vector<std::string> notices;  // for stderr
-  std::vector<Diagnostic> warnings;  // for stderr, with FormatWarning
+  std::vector<std::string> notices;  // one line per skipped document
+  std::vector<Diagnostic> warnings;  // with FormatWarning
 };
 
 // The objects of one TrainJob, the JobSet first.
@@ -83,9 +91,6 @@ Explain OriginExplainer(const TrainJob& job, const Runtime& runtime);
 // Loads, renders the TrainJobs one at a time, and hands the formatted objects to `sink` as they
 // render, so that memory does not grow with the number of TrainJobs. All or nothing: throws Error
 // holding every problem of every TrainJob (and of --show-only), and then `sink` must be dropped.
-RenderSummary RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& sink);
-
-// RenderTo, with the standard output text kept in memory.
-RenderResult Render(const RenderRequest& request, FileSystem& fs);
+RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& sink);
 
 }  // namespace trainer

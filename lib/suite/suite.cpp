@@ -344,7 +344,9 @@ class CaseRunner {
     RenderRequest request = request_;
     request.render.legacy_image = legacy;
     try {
-      return {true, Render(request, fs_).output};
+      StringSink sink;
+      RenderTo(request, fs_, sink);
+      return {true, sink.text()};
     } catch (const Error& e) {
       return {false, ErrorText(e)};
     }

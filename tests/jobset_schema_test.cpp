@@ -76,7 +76,7 @@ bool Flag(const Tree& schema, std::string_view key) {
 }
 
 // "string \"x\"", "integer 3", "object": a value as messages show it.
-std::string Describe(const Tree& value) {
+std::string Shown(const Tree& value) {
   switch (value.type()) {
     case Tree::Type::kString: return fmt::format("string \"{}\"", value.text());
     case Tree::Type::kInt:
@@ -135,12 +135,12 @@ class SchemaValidator {
     }
     if (Flag(schema, "x-kubernetes-int-or-string")) {
       if (!value.IsInt() && !value.IsString()) {
-        Add(value, path, fmt::format("must be an integer or a string, got {}", Describe(value)));
+        Add(value, path, fmt::format("must be an integer or a string, got {}", Shown(value)));
         return;
       }
     } else if (const std::string* type = schema.FindString("type")) {
       if (!HasType(value, *type)) {
-        Add(value, path, fmt::format("must be of type {}, got {}", *type, Describe(value)));
+        Add(value, path, fmt::format("must be of type {}, got {}", *type, Shown(value)));
         return;
       }
     }
@@ -158,7 +158,7 @@ class SchemaValidator {
     if (std::find(allowed->items().begin(), allowed->items().end(), value) != allowed->items().end()) return;
     std::vector<std::string> names;
     for (const Tree& a : allowed->items()) names.push_back(a.IsString() ? "\"" + a.text() + "\"" : a.text());
-    Add(value, path, fmt::format("must be one of {}, got {}", fmt::join(names, ", "), Describe(value)));
+    Add(value, path, fmt::format("must be one of {}, got {}", fmt::join(names, ", "), Shown(value)));
   }
 
   void CheckNumber(const Tree& value, const Tree& schema, const std::string& path) {
@@ -196,7 +196,7 @@ class SchemaValidator {
     }
     const std::string* pattern = schema.FindString("pattern");
     if (pattern && !MatchesPattern(value.text(), *pattern)) {
-      Add(value, path, fmt::format("{} does not match the pattern {}", Describe(value), *pattern));
+      Add(value, path, fmt::format("{} does not match the pattern {}", Shown(value), *pattern));
     }
   }
 
@@ -209,7 +209,7 @@ class SchemaValidator {
       Validate(value, branch, path, scratch);
       if (scratch.empty()) return;
     }
-    Add(value, path, fmt::format("{} matches none of the anyOf schemas", Describe(value)));
+    Add(value, path, fmt::format("{} matches none of the anyOf schemas", Shown(value)));
   }
 
   void CheckObject(const Tree& value, const Tree& schema, const std::string& path) {
@@ -264,7 +264,7 @@ class SchemaValidator {
         const Tree& item = value.items()[i];
         if (std::find(value.items().begin(), value.items().begin() + static_cast<std::ptrdiff_t>(i), item) !=
             value.items().begin() + static_cast<std::ptrdiff_t>(i)) {
-          Add(item, IndexPath(path, i), fmt::format("duplicate value {}", Describe(item)));
+          Add(item, IndexPath(path, i), fmt::format("duplicate value {}", Shown(item)));
         }
       }
     } else if (*list_type == "map") {

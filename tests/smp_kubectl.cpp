@@ -8,13 +8,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <random>
 #include <sstream>
+
+#include <stdlib.h>
 
 #include "k8s/strategic_merge.h"
 #include "util/error.h"
@@ -236,9 +240,13 @@ int RunSmpKubectl(int cases, unsigned seed) {
     std::cout << "SKIP: kubectl is not installed; the strategic merge is not compared with it\n";
     return 77;
   }
-  fs::path dir = fs::temp_directory_path() / fmt::format("trainer-smp-{}", seed);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  // A folder of its own: two runs at once (two build trees) must not share one.
+  std::string pattern = (fs::temp_directory_path() / fmt::format("trainer-smp-{}-XXXXXX", seed)).string();
+  if (mkdtemp(pattern.data()) == nullptr) {
+    std::cout << "cannot make a temporary folder: " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  fs::path dir = pattern;
   Generator generator(seed);
   std::vector<Tree> originals;
   std::vector<Tree> patches;

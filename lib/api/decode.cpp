@@ -525,7 +525,7 @@ void DecodeTopLevel(const Tree& document, Object& object, Spec& spec, const char
                     std::vector<UnknownField>& unknown) {
   Decoder d(object.positions, errors, unknown);
   object.origin = document.origin();
-  d.set_subject(DescribeDocument(document, kind));
+  d.set_subject(DocumentSubject(document, kind));
   bool has_metadata = false;
   bool has_spec = false;
   d.Object(document, "", [&](std::string_view k, const Tree& v, const std::string& p) {
@@ -602,7 +602,7 @@ TypeMeta ReadTypeMeta(const Tree& document) {
   return tm;
 }
 
-std::string DescribeDocument(const Tree& document, std::string_view kind) {
+std::string DocumentSubject(const Tree& document, std::string_view kind) {
   const Tree* meta = document.IsMap() ? document.Find("metadata") : nullptr;
   const std::string* name = meta && meta->IsMap() ? meta->FindString("name") : nullptr;
   if (name == nullptr) return std::string(kind);

@@ -24,7 +24,7 @@ Runtime DecodeRuntimePruned(Tree& document, std::vector<Diagnostic>& unknown_fie
 
 // "Kind ns/name", "Kind name" without a namespace, or "Kind" without a name: how diagnostics name
 // the object of `document`.
-std::string DescribeDocument(const Tree& document, std::string_view kind);
+std::string DocumentSubject(const Tree& document, std::string_view kind);
 
 // apiVersion and kind of a document, "" when absent or not strings.
 struct TypeMeta {

@@ -264,10 +264,10 @@ spec:
 }
 
 TEST_CASE("documents are named by kind, namespace and name") {
-  CHECK(DescribeDocument(ReadYamlStream("metadata: {name: a, namespace: b}", &kFile).at(0), "TrainJob") == "TrainJob b/a");
-  CHECK(DescribeDocument(ReadYamlStream("metadata: {name: a}", &kFile).at(0), "ClusterTrainingRuntime") ==
+  CHECK(DocumentSubject(ReadYamlStream("metadata: {name: a, namespace: b}", &kFile).at(0), "TrainJob") == "TrainJob b/a");
+  CHECK(DocumentSubject(ReadYamlStream("metadata: {name: a}", &kFile).at(0), "ClusterTrainingRuntime") ==
         "ClusterTrainingRuntime a");
-  CHECK(DescribeDocument(ReadYamlStream("spec: {}", &kFile).at(0), "TrainJob") == "TrainJob");
+  CHECK(DocumentSubject(ReadYamlStream("spec: {}", &kFile).at(0), "TrainJob") == "TrainJob");
 }
 
 TEST_CASE("field positions keep a field's key origin, fall back to ancestors, and copy whole") {

@@ -560,7 +560,7 @@ ObjectId ObjectId::Of(const Tree& object) {
   return id;
 }
 
-std::string ObjectId::Describe() const {
+std::string ObjectId::Label() const {
   std::string out = kind.empty() ? "object" : kind;
   out.push_back(' ');
   if (!ns.empty()) out += ns + "/";

@@ -96,7 +96,7 @@ struct ObjectId {
 
   static ObjectId Of(const Tree& object);
   // "JobSet default/job", or "ClusterTrainingRuntime torch" without a namespace.
-  std::string Describe() const;
+  std::string Label() const;
   friend bool operator==(const ObjectId&, const ObjectId&) = default;
 };
 

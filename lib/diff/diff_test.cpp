@@ -263,7 +263,7 @@ TEST_CASE("DiffObjects: objects pair by identity whatever their position") {
   };
   std::vector<ObjectDiff> diffs = DiffObjects(from, to);
   std::vector<std::string> shown;
-  for (const ObjectDiff& d : diffs) shown.push_back(std::string(ChangeTypeName(d.type)) + " " + d.id.Describe());
+  for (const ObjectDiff& d : diffs) shown.push_back(std::string(ChangeTypeName(d.type)) + " " + d.id.Label());
   CHECK(shown == Lines{"UNCHANGED ConfigMap ns/a", "REMOVE Secret ns/b", "MODIFY JobSet ns/c",
                        "REMOVE ConfigMap other/a", "ADD ConfigMap ns/d", "ADD ConfigMap other/a"});
   REQUIRE(diffs.size() == 6);
@@ -284,7 +284,7 @@ TEST_CASE("DiffObjects: objects sharing one identity pair in order of occurrence
   REQUIRE(diffs.size() == 2);
   CHECK(diffs[0].type == ChangeType::kUnchanged);
   CHECK(diffs[1].type == ChangeType::kRemove);
-  CHECK(diffs[1].id.Describe() == "Pod p");
+  CHECK(diffs[1].id.Label() == "Pod p");
 }
 
 TEST_CASE("diff paths: the report form quotes keys and values that are not plain") {

@@ -225,7 +225,7 @@ void AppendHumanChange(const FieldChange& change, const std::string& reason, boo
   }
   if (!reason.empty()) out += fmt::format("{}{}reason: {}{}\n", Indent(inner), c.reason, reason, c.reset);
   if (source && change.to && change.kind != FieldChange::Kind::kRemoved) {
-    std::string where = change.to->origin().Describe();
+    std::string where = change.to->origin().Source();
     if (!where.empty()) out += fmt::format("{}{}source: {}{}\n", Indent(inner), c.dim, where, c.reset);
   }
 }
@@ -267,14 +267,14 @@ std::string FormatHuman(const Report& report, const Colors& c) {
       if (!out.empty()) out.push_back('\n');
       out += fmt::format("{}{}{}\n", c.bold, At(Location(group.job->origin), Subject(*group.job)), c.reset);
       for (const ReportObject& o : group.objects) {
-        if (Changed(o)) AppendHumanObject(o, o.diff.id.Describe(), true, 2, c, out);
+        if (Changed(o)) AppendHumanObject(o, o.diff.id.Label(), true, 2, c, out);
       }
       continue;
     }
     for (const ReportObject& o : group.objects) {
       if (!Changed(o)) continue;
       if (!out.empty()) out.push_back('\n');
-      AppendHumanObject(o, At(Location(o.diff), o.diff.id.Describe()), false, 0, c, out);
+      AppendHumanObject(o, At(Location(o.diff), o.diff.id.Label()), false, 0, c, out);
     }
   }
   if (!out.empty()) out.push_back('\n');
@@ -286,9 +286,9 @@ std::string FormatHuman(const Report& report, const Colors& c) {
 
 std::string ObjectBrief(const ReportObject& o) {
   switch (o.diff.type) {
-    case ChangeType::kAdd: return o.diff.id.Describe() + " added";
-    case ChangeType::kRemove: return o.diff.id.Describe() + " removed";
-    default: return fmt::format("{} changes {}", o.diff.id.Describe(), Plural(o.diff.changes.size(), "field"));
+    case ChangeType::kAdd: return o.diff.id.Label() + " added";
+    case ChangeType::kRemove: return o.diff.id.Label() + " removed";
+    default: return fmt::format("{} changes {}", o.diff.id.Label(), Plural(o.diff.changes.size(), "field"));
   }
 }
 
@@ -370,7 +370,7 @@ std::string FormatGithub(const Report& report) {
         if (!Changed(o)) continue;
         if (o.diff.type != ChangeType::kModify) lines.push_back(ObjectBrief(o));
         for (std::size_t i = 0; i < o.diff.changes.size(); ++i) {
-          lines.push_back(o.diff.id.Describe() + " " + ChangeLine(o.diff.changes[i], o.reasons[i]));
+          lines.push_back(o.diff.id.Label() + " " + ChangeLine(o.diff.changes[i], o.reasons[i]));
         }
       }
       out += Warning(group.job->origin, lines);
@@ -471,7 +471,7 @@ std::string SideLabel(const Report& report, const ObjectDiff& d, const Tree* sid
   if (side == nullptr) return "/dev/null";
   std::string label = fallback;
   if (!report.by_trainjob && side->origin().file != nullptr) label = *side->origin().file;
-  return fmt::format("{} ({})", d.id.Describe(), label);
+  return fmt::format("{} ({})", d.id.Label(), label);
 }
 
 std::string FormatUnified(const Report& report, const ReportOptions& options) {

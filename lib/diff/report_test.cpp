@@ -145,7 +145,7 @@ TEST_CASE("streams unwrap lists and reject documents that are not objects") {
       "---\n{\"kind\": \"C\", \"metadata\": {\"name\": \"c\"}}\n",
       kFrom);
   REQUIRE(objects.size() == 3);
-  CHECK(ObjectId::Of(objects[2]).Describe() == "C c");
+  CHECK(ObjectId::Of(objects[2]).Label() == "C c");
   CHECK(objects[2].origin().line == 7);
   CHECK_THROWS_WITH_AS(Objects("kind: A\n---\njust text\n", kFrom), "from.yaml:3:1: expected an object, got a string",
                        Error);

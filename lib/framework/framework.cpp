@@ -5,14 +5,11 @@
 #include <algorithm>
 #include <string>
 
-#include "plugins/registry.h"
-
 namespace trainer {
 
 namespace {
 
-std::vector<PluginEntry> Ordered(const std::string& order) {
-  auto registry = PluginRegistry();
+std::vector<PluginEntry> Ordered(std::span<const PluginEntry> registry, const std::string& order) {
   std::vector<PluginEntry> entries(registry.begin(), registry.end());
   if (order.empty()) return entries;
   if (order == "reversed") {
@@ -29,8 +26,8 @@ std::vector<PluginEntry> Ordered(const std::string& order) {
 
 }  // namespace
 
-Framework::Framework(const RenderOptions& options) {
-  for (const PluginEntry& entry : Ordered(options.plugin_order)) {
+Framework::Framework(std::span<const PluginEntry> registry, const RenderOptions& options) {
+  for (const PluginEntry& entry : Ordered(registry, options.plugin_order)) {
     plugins_.push_back(entry.factory(options));
     Plugin* p = plugins_.back().get();
     if (auto* x = dynamic_cast<EnforceMLPolicyPlugin*>(p)) enforce_ml_.push_back(x);
@@ -76,7 +73,7 @@ bool Framework::Has(std::string_view plugin_name) const {
   return false;
 }
 
-std::vector<Framework::PluginPoints> Framework::Describe() const {
+std::vector<Framework::PluginPoints> Framework::Plugins() const {
   std::vector<PluginPoints> out;
   for (const auto& plugin : plugins_) {
     Plugin* p = plugin.get();

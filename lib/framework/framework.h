@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,9 +11,17 @@
 
 namespace trainer {
 
+// A row of the plugin registry (plugins/registry.h): a plugin's name and how to make it.
+struct PluginEntry {
+  const char* name;
+  std::unique_ptr<Plugin> (*factory)(const RenderOptions& options);
+};
+
 class Framework {
  public:
-  explicit Framework(const RenderOptions& options);
+  // The registry's plugins, in its order (or in options.plugin_order's, for testing), sorted by
+  // the extension points they implement, as upstream's NewFramework takes its registry.
+  Framework(std::span<const PluginEntry> registry, const RenderOptions& options);
 
   void RunEnforceMLPolicyPlugins(Info& info, TrainJob& job);
   void RunEnforcePodGroupPolicyPlugins(Info& info, const TrainJob& job);
@@ -28,7 +37,7 @@ class Framework {
     std::string name;
     std::vector<std::string> points;
   };
-  std::vector<PluginPoints> Describe() const;
+  std::vector<PluginPoints> Plugins() const;
 
  private:
   std::vector<std::unique_ptr<Plugin>> plugins_;

@@ -1,6 +1,6 @@
 // One interface per extension point, as upstream pkg/runtime/framework/interface.go.
 //
-// The pipeline (runtime/pipeline.cpp) runs the points in this order: EnforceMLPolicy,
+// The pipeline (core/pipeline.cpp) runs the points in this order: EnforceMLPolicy,
 // EnforcePodGroupPolicy, EnforcePodSpec, PreBuildSync, Build. Validate runs on its own, as the
 // admission webhook does. Within one point, plugins run in registry order (plugins/registry.cpp).
 // Plugins report problems by throwing Error; Validate collects into Diagnostics instead.

@@ -567,7 +567,7 @@ class Loader {
     for (Diagnostic& d : unknown_fields) findings.Reject(std::move(d));
     if (options_.validate != ValidationMode::kIgnore) {
       for (Diagnostic& d : CheckSchema(doc, is_job ? SchemaScope::kTrainJob : SchemaScope::kRuntime,
-                                       DescribeDocument(doc, tm.kind))) {
+                                       DocumentSubject(doc, tm.kind))) {
         // One message for a field: decoding already reports the fields it could not read.
         bool reported = std::any_of(findings.errors().begin(), findings.errors().end(),
                                     [&](const Diagnostic& e) { return ApiPath(e.field) == d.field; });
@@ -617,7 +617,7 @@ class Loader {
     if (!added) {
       const Runtime& existing = inputs_.runtimes[at->second];
       if (existing.source == runtime.source) return;  // the same definition reached twice
-      errors_.push_back(Diagnostic{runtime.origin, Describe(runtime), "",
+      errors_.push_back(Diagnostic{runtime.origin, Subject(runtime), "",
                                    fmt::format("defined twice with different content (first at {})",
                                                existing.origin.Position())});
       return;
@@ -643,7 +643,7 @@ class Loader {
 
 std::unique_ptr<FileSystem> NewRealFileSystem() { return std::make_unique<RealFileSystem>(); }
 
-std::string Describe(const Runtime& runtime) {
+std::string Subject(const Runtime& runtime) {
   if (runtime.kind == kClusterTrainingRuntimeKind) return fmt::format("{} {}", runtime.kind, runtime.metadata.name);
   return fmt::format("{} {}/{}", runtime.kind, runtime.metadata.namespace_, runtime.metadata.name);
 }
@@ -700,7 +700,7 @@ const Runtime& Inputs::Resolve(const TrainJob& job) const {
                            ? fmt::format("{} \"{}\"", kind, ref.name)
                            : fmt::format("{} \"{}\" in namespace \"{}\"", kind, ref.name, job.metadata.namespace_);
   std::string loaded;
-  for (const Runtime& runtime : runtimes) loaded += (loaded.empty() ? "" : ", ") + Describe(runtime);
+  for (const Runtime& runtime : runtimes) loaded += (loaded.empty() ? "" : ", ") + Subject(runtime);
   throw Error(Diagnostic{at, subject, "spec.runtimeRef",
                          fmt::format("{} not found; loaded runtimes: {}", wanted, loaded.empty() ? "none" : loaded)});
 }

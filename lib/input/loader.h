@@ -105,6 +105,6 @@ using JobHandler = std::function<void(const Inputs& so_far, TrainJob& job)>;
 Inputs LoadAll(const LoadOptions& options, FileSystem& fs, const JobHandler& on_job = {});
 
 // "Kind ns/name" or "Kind name" for cluster-scoped runtimes.
-std::string Describe(const Runtime& runtime);
+std::string Subject(const Runtime& runtime);
 
 }  // namespace trainer

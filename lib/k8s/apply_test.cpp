@@ -291,8 +291,8 @@ TEST_CASE("EnvVarsApply: multiple env vars") {
 TEST_CASE("EnvVarValue builds a name and value pair with the given origin") {
   Tree env = EnvVarValue("PET_NNODES", "2", Origin::Plugin("Torch"));
   CHECK(Flow(env) == R"({name: "PET_NNODES", value: "2"})");
-  CHECK(env.Find("value")->origin().Describe() == "plugin Torch");
-  CHECK(env.origin().Describe() == "plugin Torch");
+  CHECK(env.Find("value")->origin().Source() == "plugin Torch");
+  CHECK(env.origin().Source() == "plugin Torch");
 }
 
 // ---- ListField ---------------------------------------------------------------------------------

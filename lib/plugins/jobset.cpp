@@ -164,9 +164,8 @@ class JobSet : public PreComponentBuilderPlugin, public ComponentBuilderPlugin, 
     } else {
       spec.Erase("suspend");
     }
-    // Builders that run later read the same (now complete) spec through the Info.
-    objects.push_back(MakeJobSet(info, job, std::move(spec)));
-    info.template_spec.built = objects.back().Find("spec");
+    // Builders that run later read the same (now complete) spec in the Info.
+    objects.push_back(MakeJobSet(info, job, spec));
   }
 
   void Validate(const Info* info, const TrainJob*, const TrainJob& job, Diagnostics& errors) override {

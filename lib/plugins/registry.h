@@ -4,14 +4,9 @@
 #include <memory>
 #include <span>
 
-#include "framework/interface.h"
+#include "framework/framework.h"
 
 namespace trainer {
-
-struct PluginEntry {
-  const char* name;
-  std::unique_ptr<Plugin> (*factory)(const RenderOptions& options);
-};
 
 std::span<const PluginEntry> PluginRegistry();
 

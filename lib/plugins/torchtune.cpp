@@ -139,7 +139,7 @@ std::pair<std::string, std::string> GetRecipeAndConfig(std::int32_t num_nodes, c
 
 std::vector<std::string> ExtractOverridesFromRuntime(const Info& info) {
   std::vector<std::string> overrides;
-  const Tree* rjobs = info.template_spec.Spec().Find("replicatedJobs");
+  const Tree* rjobs = info.template_spec.obj_apply.Find("replicatedJobs");
   if (rjobs == nullptr || !rjobs->IsList()) return overrides;
   for (const Tree& rjob : rjobs->items()) {
     const Tree* job_template = rjob.Find("template");

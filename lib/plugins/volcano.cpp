@@ -50,7 +50,7 @@ std::string QueuePatchField(const TrainJob& job) {
 // typed pod spec drops an empty one).
 const Tree* PriorityClassName(const Info& info) {
   const Tree* found = nullptr;
-  const Tree* rjobs = info.template_spec.Spec().Find("replicatedJobs");
+  const Tree* rjobs = info.template_spec.obj_apply.Find("replicatedJobs");
   if (rjobs == nullptr || !rjobs->IsList()) return nullptr;
   for (const Tree& rjob : rjobs->items()) {
     const Tree* pod_spec = &rjob;

@@ -9,7 +9,8 @@
 #include <tuple>
 
 #include "framework/framework.h"
-#include "runtime/pipeline.h"
+#include "plugins/registry.h"
+#include "core/pipeline.h"
 #include "webhooks/trainjob.h"
 #include "yaml/writer.h"
 
@@ -107,7 +108,7 @@ class JobRenderer {
  public:
   JobRenderer(const RenderOptions& options, std::vector<Diagnostic>* warnings,
               const std::function<void(RenderedJob&)>& rendered)
-      : framework_(options), validate_(options.validate), warnings_(warnings), rendered_(rendered) {}
+      : framework_(PluginRegistry(), options), validate_(options.validate), warnings_(warnings), rendered_(rendered) {}
 
   void Render(const Inputs& inputs, const TrainJob& job) {
     if (inputs.RefersToRefusedRuntime(job)) return;  // the runtime's problems are reported
@@ -115,8 +116,7 @@ class JobRenderer {
       const Runtime& runtime = inputs.Resolve(job);
       // The webhook judges the TrainJob before the controller ever sees it.
       Findings admission(validate_);
-      std::optional<Info> info;
-      ValidateTrainJob(job, runtime, framework_, admission, &info);
+      std::optional<Info> info = ValidateTrainJob(job, runtime, framework_, admission);
       for (const Diagnostic& w : admission.warnings()) Keep(job, w, warnings_kept_);
       if (!admission.errors().empty()) {
         for (const Diagnostic& e : admission.errors()) Keep(job, e, errors_);

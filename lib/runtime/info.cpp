@@ -103,7 +103,7 @@ int NumGPUPerNode(const Tree* resources) {
 }
 
 std::optional<Tree> ExtractResourcePerNodeFromRuntime(const Info& info) {
-  const Tree* rjobs = info.template_spec.Spec().Find("replicatedJobs");
+  const Tree* rjobs = info.template_spec.obj_apply.Find("replicatedJobs");
   if (rjobs == nullptr || !rjobs->IsList()) return std::nullopt;
   for (const Tree& rjob : rjobs->items()) {
     const std::string* name = rjob.FindString("name");

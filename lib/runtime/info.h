@@ -84,15 +84,11 @@ struct Scheduler {
 };
 
 struct TemplateSpec {
-  Tree obj_apply;  // jobset.x-k8s.io/v1alpha2 JobSetSpec apply configuration
-  // Set by the JobSet builder, which moves obj_apply into the JobSet it builds (no copy): the spec
-  // there, for the builders after it, as upstream's share one apply configuration. It stays valid
-  // while that object is not changed (the objects' vector may move: a Tree's values do not).
-  const Tree* built = nullptr;
+  // jobset.x-k8s.io/v1alpha2 JobSetSpec apply configuration. The JobSet builder completes it in
+  // place and puts a copy in the JobSet, so the builders after it read the complete spec here, as
+  // upstream's share one apply configuration.
+  Tree obj_apply;
   std::vector<PodSet> pod_sets;
-
-  // The spec, wherever it is now.
-  const Tree& Spec() const { return built ? *built : obj_apply; }
 };
 
 struct Info {

@@ -111,7 +111,7 @@ bool PlainSafe(const std::string& s) {
 
 std::string FlowString(const std::string& s) { return PlainSafe(s) ? s : GoQuote(s); }
 
-std::string Describe(const Tree& object) { return ObjectId::Of(object).Describe(); }
+std::string Label(const Tree& object) { return ObjectId::Of(object).Label(); }
 
 }  // namespace
 
@@ -160,7 +160,7 @@ std::vector<std::string> CompareObjects(const std::string& file, const std::vect
   std::vector<std::string> lines;
   std::vector<std::size_t> order;  // the rendered position of each paired object, in expected order
   for (const ObjectDiff& d : DiffObjects(expected, rendered)) {
-    std::string id = d.id.Describe();
+    std::string id = d.id.Label();
     switch (d.type) {
       case ChangeType::kUnchanged: break;
       case ChangeType::kModify:
@@ -175,8 +175,8 @@ std::vector<std::string> CompareObjects(const std::string& file, const std::vect
   if (!std::is_sorted(order.begin(), order.end())) {
     std::vector<std::string> want;
     std::vector<std::string> got;
-    for (const Tree& t : expected) want.push_back(Describe(t));
-    for (const Tree& t : rendered) got.push_back(Describe(t));
+    for (const Tree& t : expected) want.push_back(Label(t));
+    for (const Tree& t : rendered) got.push_back(Label(t));
     lines.push_back(file + ": the objects are rendered in another order:");
     lines.push_back("  expected: " + Join(want, ", "));
     lines.push_back("  rendered: " + Join(got, ", "));

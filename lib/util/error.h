@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "yaml/tree.h"
+#include "util/origin.h"
 
 namespace trainer {
 

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "runtime/info.h"
-#include "runtime/pipeline.h"
+#include "core/pipeline.h"
 #include "webhooks/trainingruntime.h"
 
 namespace trainer {
@@ -137,9 +137,9 @@ void ValidateRuntimePatches(const TrainJob& job, const Tree& runtime_spec, Diagn
   }
 }
 
-void ValidateTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework, Findings& findings,
-                      std::optional<Info>* built) {
-  if (findings.mode() == ValidationMode::kIgnore) return;
+std::optional<Info> ValidateTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework,
+                                     Findings& findings) {
+  if (findings.mode() == ValidationMode::kIgnore) return std::nullopt;
   std::string subject = fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
   if (runtime.kind == kClusterTrainingRuntimeKind && IsSupportDeprecated(runtime)) {
     findings.Warn(Diagnostic{
@@ -163,7 +163,7 @@ void ValidateTrainJob(const TrainJob& job, const Runtime& runtime, Framework& fr
     if (!d.HasLocation()) d.where = job.origin;
     findings.Reject(std::move(d));
   }
-  if (built != nullptr) *built = std::move(info);
+  return info;
 }
 
 }  // namespace trainer

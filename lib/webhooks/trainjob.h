@@ -14,10 +14,11 @@ namespace trainer {
 
 // Admission of `job`: the deprecation warning, the plugins' Validate on the runtime Info, and the
 // runtime patch rules. Rejections go to `findings` by its mode; with ValidationMode::kIgnore
-// nothing is checked. Diagnostics name the TrainJob and point into its file. The runtime Info the
-// plugins judged goes to `info` when given (empty when it could not be built), for rendering.
-void ValidateTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework, Findings& findings,
-                      std::optional<Info>* info = nullptr);
+// nothing is checked. Diagnostics name the TrainJob and point into its file. Returns the runtime
+// Info the plugins judged (nothing when it could not be built, or nothing was checked), which the
+// pipeline takes as its input.
+std::optional<Info> ValidateTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework,
+                                     Findings& findings);
 
 // The runtime patch half of the JobSet plugin's Validate (jobset.go): every manager is a
 // domain-prefixed path; the replicatedJobs, init containers and containers a patch names exist in

@@ -8,6 +8,7 @@
 
 #include "api/decode.h"
 #include "api/defaults.h"
+#include "plugins/registry.h"
 #include "tests/fixtures.h"
 
 namespace trainer {
@@ -193,7 +194,7 @@ struct Judged {
 Judged Judge(const std::string& job_yaml, ValidationMode mode, const char* runtime_yaml = kClusterRuntime) {
   TrainJob job = MakeJob(job_yaml);
   Runtime runtime = MakeRuntime(runtime_yaml);
-  Framework framework{RenderOptions{}};
+  Framework framework{PluginRegistry(), RenderOptions{}};
   Findings findings(mode);
   ValidateTrainJob(job, runtime, framework, findings);
   Judged out;

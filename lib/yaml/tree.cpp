@@ -6,21 +6,6 @@
 
 namespace trainer {
 
-std::string Origin::Position() const {
-  if (!HasPosition()) return "";
-  return fmt::format("{}:{}:{}", *file, line, column);
-}
-
-std::string Origin::Describe() const {
-  switch (kind) {
-    case Kind::kInput: return by ? fmt::format("{}, set by {}", Position(), by) : Position();
-    case Kind::kDefault: return "CRD default";
-    case Kind::kPlugin: return fmt::format("plugin {}", by ? by : "?");
-    case Kind::kNone: break;
-  }
-  return "";
-}
-
 Tree Tree::Bool(bool value, Origin origin) {
   Tree t(Type::kBool, origin);
   t.boolean_ = value;

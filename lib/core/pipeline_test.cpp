@@ -1,4 +1,4 @@
-#include "runtime/pipeline.h"
+#include "core/pipeline.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "runtime/pipeline.h"
+#include "core/pipeline.h"
 
 #include <fmt/format.h>
 
@@ -419,11 +419,11 @@ Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime) {
 }
 
 std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework,
-                                 std::optional<Info> built) {
+                                 std::optional<Info> judged) {
   std::string subject = fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
   try {
     CheckPluginsAvailable(job, runtime, framework);
-    Info info = built ? std::move(*built) : NewRuntimeInfo(job, runtime);
+    Info info = judged ? std::move(*judged) : NewRuntimeInfo(job, runtime);
     // Admission (the webhook, webhooks/trainjob.h) has judged the TrainJob before this point.
     // Plugins may change the TrainJob's trainer command and args, as upstream's do; they get a
     // working copy so that the caller's TrainJob renders the same every time.

@@ -34,7 +34,7 @@ awk '/^---$/ && n++ {exit} {print}' "$work/b100/jobs.yaml" > "$work/one.yaml"
 sed 's/^    numNodes: [0-9]*/    numNodes: "two"/' "$work/one.yaml" > "$work/bad.yaml"
 
 # The commands people run most, each in a cold process: a one-job render, a render of 100 mixed
-# TrainJobs (both threads), an input error, the migration check, and the help.
+# TrainJobs, an input error, the migration check, and the help.
 i=0
 profile() {
   local status=0

@@ -124,8 +124,7 @@ if [[ -n "$generate_to" ]]; then
   exit 0
 fi
 
-# ratio: wall-clock time, render / parse. The render parses long streams on a second thread
-# while it checks and renders on the first; "CPU ratio" is the same in CPU time (both threads).
+# ratio: wall-clock time, render / parse; "CPU ratio" is the same in CPU time.
 printf '%8s %10s %12s %12s %7s %10s %9s %10s\n' N "input KiB" "parse ms" "render ms" ratio "jobs/s" "RSS MiB" "CPU ratio"
 for n in "${sizes[@]}"; do
   jobs="$work/jobs-$n.yaml"

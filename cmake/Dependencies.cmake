@@ -6,7 +6,7 @@ find_package(CLI11 CONFIG QUIET)
 find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
 find_path(DTL_INCLUDE_DIR dtl/dtl.hpp REQUIRED)
 find_path(DOCTEST_INCLUDE_DIR doctest/doctest.h REQUIRED)
-# The YAML reader parses long streams on a second thread (lib/yaml/reader.h, ParseAhead).
+# Threads: trainer's own allocator (app/malloc.cpp) and its tests.
 find_package(Threads REQUIRED)
 
 # Link the executables fully statically (yaml-cpp, libcrypto, the C++ runtime and libc) and fmt

@@ -6,8 +6,6 @@ find_package(CLI11 CONFIG QUIET)
 find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
 find_path(DTL_INCLUDE_DIR dtl/dtl.hpp REQUIRED)
 find_path(DOCTEST_INCLUDE_DIR doctest/doctest.h REQUIRED)
-# The YAML reader parses long streams on a second thread (lib/yaml/reader.h, ParseAhead).
-find_package(Threads REQUIRED)
 
 # TRAINER_STATIC: trainer as one self-contained file, as kubectl and helm ship theirs, linked with
 # -static-pie. It takes the static archives of yaml-cpp and libcrypto (in Debian's -dev packages)
@@ -23,8 +21,7 @@ find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)
 # trainer_deps: what every target built on the library links.
 add_library(trainer_deps INTERFACE)
 if(TRAINER_STATIC)
-  target_link_libraries(trainer_deps INTERFACE fmt::fmt-header-only ${TRAINER_YAML_CPP_ARCHIVE} OpenSSL::Crypto
-                                               Threads::Threads)
+  target_link_libraries(trainer_deps INTERFACE fmt::fmt-header-only ${TRAINER_YAML_CPP_ARCHIVE} OpenSSL::Crypto)
 else()
-  target_link_libraries(trainer_deps INTERFACE fmt::fmt yaml-cpp OpenSSL::Crypto Threads::Threads)
+  target_link_libraries(trainer_deps INTERFACE fmt::fmt yaml-cpp OpenSSL::Crypto)
 endif()

@@ -1,7 +1,7 @@
-// libFuzzer target for the paths that read untrusted input: the loader (YAML reader, read in turn
-// and in pieces, typed decode, CRD defaults), `trainer render` in both image modes and both output
-// formats, --explain, the legacy/current comparison of `trainer diff --legacy`, and
-// `trainer diff FROM TO` on the input and on the rendered output. Build and run: fuzz/README.md.
+// libFuzzer target for the paths that read untrusted input: the loader (YAML reader, typed decode,
+// CRD defaults), `trainer render` in both image modes and both output formats, --explain, the
+// legacy/current comparison of `trainer diff --legacy`, and `trainer diff FROM TO` on the input
+// and on the rendered output. Build and run: fuzz/README.md.
 //
 // trainer::Error is the expected way to reject an input. Anything else (a crash, a sanitizer
 // report, another exception, a rendered output that does not read back as what was written) is a
@@ -27,23 +27,18 @@ namespace {
 
 using trainer::FileSystem;
 
-// One in-memory file, "input.yaml", that the loader reads as a path argument; and "first.yaml",
-// a comment, to read before it (a short file before a long one is read after it).
+// One in-memory file, "input.yaml", that the loader reads as a path argument.
 class OneFileSystem : public FileSystem {
  public:
   explicit OneFileSystem(std::string content) : content_(std::move(content)) {}
-  Kind Stat(const std::string& path) override { return path == kPath || path == kFirst ? Kind::kFile : Kind::kMissing; }
-  std::string ReadFile(const std::string& path) override { return path == kFirst ? kFirstContent : content_; }
+  Kind Stat(const std::string& path) override { return path == kPath ? Kind::kFile : Kind::kMissing; }
+  std::string ReadFile(const std::string&) override { return content_; }
   std::string ReadStdin() override { return ""; }
   std::vector<std::string> ListYamlFiles(const std::string&) override { return {}; }
   std::string Identity(const std::string& path) override { return path; }
-  std::optional<std::uintmax_t> FileSize(const std::string& path) override {
-    return path == kFirst ? std::string(kFirstContent).size() : content_.size();
-  }
+  std::optional<std::uintmax_t> FileSize(const std::string&) override { return content_.size(); }
 
   static constexpr const char* kPath = "input.yaml";
-  static constexpr const char* kFirst = "first.yaml";
-  static constexpr const char* kFirstContent = "# read before input.yaml\n";
 
  private:
   std::string content_;
@@ -80,59 +75,26 @@ void CheckReadsBack(const std::vector<trainer::RenderedJob>& jobs) {
   }
 }
 
-// `trainer render`'s streaming path (each TrainJob rendered as it loads, the YAML parsed ahead on a
-// second thread) must print what loading everything first and then rendering prints: `expected`
-// is that text, or nothing when that failed. Also with a short file before the input, which makes
-// an input longer than a piece read early, by the loading thread.
+// `trainer render`'s streaming path (each TrainJob rendered as it loads) must print what loading
+// everything first and then rendering prints: `expected` is that text, or nothing when that failed.
 void CheckStreamingRender(const std::string& content, const std::optional<std::string>& expected) {
   OneFileSystem fs(content);
-  for (bool first : {false, true}) {
-    trainer::RenderRequest request;
-    request.load.paths = {OneFileSystem::kPath};
-    if (first) request.load.paths.insert(request.load.paths.begin(), OneFileSystem::kFirst);
-    request.load.parse_ahead = trainer::ParseAhead::kAlways;
-    std::optional<std::string> streamed;
-    try {
-      trainer::StringSink sink;
-      trainer::RenderTo(request, fs, sink);
-      streamed = sink.text();
-    } catch (const trainer::Error&) {
-    }
-    if (streamed.has_value() != expected.has_value()) {
-      Finding(streamed ? "the streaming render succeeds where loading first fails"
-                       : "the streaming render fails where loading first succeeds",
-              streamed.value_or(expected.value_or("")));
-    }
-    if (streamed && *streamed != *expected) {
-      Finding("the streaming render prints something else", *streamed + "\n----\n" + *expected);
-    }
-  }
-}
-
-// What reading `content` gives, positions included, or its error.
-std::string ReadOutline(const std::string& content, const trainer::ReadLimits& limits, const trainer::ParseSplit& split) {
-  static const std::string kName = "input.yaml";
-  std::string out;
+  trainer::RenderRequest request;
+  request.load.paths = {OneFileSystem::kPath};
+  std::optional<std::string> streamed;
   try {
-    trainer::ForEachYamlDocument(content, &kName, [&](trainer::Tree& doc) { out += "---\n" + doc.Outline(); }, limits, split);
-  } catch (const trainer::Error& e) {
-    out += std::string("error: ") + e.what() + "\n";
+    trainer::StringSink sink;
+    trainer::RenderTo(request, fs, sink);
+    streamed = sink.text();
+  } catch (const trainer::Error&) {
   }
-  return out;
-}
-
-// Reading in pieces must read what reading in turn reads: the same documents at the same
-// positions, or the same error. Every "---" line is a cut, and this thread parses every piece, so
-// that a finding replays; with the default limits, and with small ones that the pieces' counts
-// add up to.
-void CheckReadsInPieces(const std::string& content) {
-  trainer::ReadLimits small;
-  small.max_values = 300;
-  small.max_alias_nodes = 60;
-  for (const trainer::ReadLimits& limits : {trainer::ReadLimits{}, small}) {
-    std::string in_turn = ReadOutline(content, limits, {});
-    std::string in_pieces = ReadOutline(content, limits, trainer::ParseSplit{1, 0});
-    if (in_pieces != in_turn) Finding("reading in pieces reads something else", in_pieces + "\n----\n" + in_turn);
+  if (streamed.has_value() != expected.has_value()) {
+    Finding(streamed ? "the streaming render succeeds where loading first fails"
+                     : "the streaming render fails where loading first succeeds",
+            streamed.value_or(expected.value_or("")));
+  }
+  if (streamed && *streamed != *expected) {
+    Finding("the streaming render prints something else", *streamed + "\n----\n" + *expected);
   }
 }
 
@@ -140,7 +102,6 @@ void FuzzRender(const std::string& content) {
   OneFileSystem fs(content);
   trainer::LoadOptions load;
   load.paths = {OneFileSystem::kPath};
-  load.parse_ahead = trainer::ParseAhead::kNever;
   trainer::Inputs inputs;
   try {
     inputs = trainer::Load(load, fs);
@@ -219,7 +180,6 @@ void FuzzDiffStreams(const std::string& content) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string content(reinterpret_cast<const char*>(data), size);
-  CheckReadsInPieces(content);
   FuzzRender(content);
   FuzzDiffStreams(content);
   return 0;

@@ -6,14 +6,10 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <future>
-#include <iterator>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <system_error>
-#include <thread>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -23,8 +19,6 @@
 #include "api/defaults.h"
 #include "api/schema.h"
 #include "util/error.h"
-#include "util/handoff_queue.h"
-#include "util/thread.h"
 #include "webhooks/trainingruntime.h"
 #include "yaml/reader.h"
 
@@ -158,18 +152,6 @@ struct Source {
   const std::string* name = nullptr;  // in Inputs::names; Origins point to it
   bool runtimes_only = false;
   std::optional<Error> unlistable;  // kUnlistable: the directory listing's error, thrown at its turn
-  std::optional<std::uintmax_t> size;  // kFile: its size when planned, if it is a regular file
-};
-
-// What reading a source yields, in order: its documents, then one end.
-struct SourceItem {
-  bool end = false;
-  Tree document;
-  // Instead of documents and an end: a long stream, parsed by the thread that loads it with help
-  // from the thread that read it.
-  std::shared_ptr<PieceParse> pieces;
-  std::optional<Error> unreadable;  // end: the source could not be read
-  std::optional<Error> malformed;   // end: the source is not valid YAML
 };
 
 class Loader {
@@ -182,9 +164,8 @@ class Loader {
     on_job_ = on_job;
     for (const auto& path : options_.runtime_paths) Plan(path, true);
     for (const auto& path : options_.paths) Plan(path, false);
-    if (ParsesAhead() && LoadParsingAhead()) return;
     for (const Source& source : sources_) {
-      if (Begin(source)) ReadSource(source, [&](SourceItem& item) { Take(source, item); });
+      if (Begin(source)) LoadSource(source);
     }
   }
   std::vector<Diagnostic>& errors() { return errors_; }
@@ -223,111 +204,17 @@ class Loader {
   }
   void PlanFile(const std::string& path, bool runtimes_only) {
     if (seen_files_.insert(fs_.Identity(path)).second) {
-      AddSource(Source::Kind::kFile, path, runtimes_only).size = fs_.FileSize(path);
+      AddSource(Source::Kind::kFile, path, runtimes_only);
     }
   }
   Source& AddSource(Source::Kind kind, const std::string& name, bool runtimes_only) {
     inputs_.names.push_back(name);
-    sources_.push_back(Source{kind, &inputs_.names.back(), runtimes_only, std::nullopt, std::nullopt});
+    sources_.push_back(Source{kind, &inputs_.names.back(), runtimes_only, std::nullopt});
     return sources_.back();
-  }
-
-  // Whether a second thread reads and parses the sources while this one loads what they hold.
-  bool ParsesAhead() const {
-    switch (options_.parse_ahead) {
-      case ParseAhead::kNever:
-        return false;
-      case ParseAhead::kAlways:
-        return true;
-      case ParseAhead::kAuto:
-        break;
-    }
-    std::uintmax_t bytes = 0;  // a stream of unknown length (stdin, a FIFO) counts as long
-    for (const Source& source : sources_) {
-      if (source.kind == Source::Kind::kFile) bytes += source.size.value_or(kParseAheadBytes);
-      if (source.kind == Source::Kind::kStdin) bytes += kParseAheadBytes;
-    }
-    // The cores last: counting them reads a file of /sys.
-    return bytes >= kParseAheadBytes && std::thread::hardware_concurrency() >= 2;
-  }
-
-  // Reads and parses a file or standard input, handing its documents and then its end to `emit`.
-  // Runs on the parsing thread when parsing ahead: it touches nothing but the file system. With
-  // `lend`, a stream longer than a piece goes to `emit` whole, to be parsed in pieces by the thread
-  // that loads it, and `lend` then helps with its parse.
-  void ReadSource(const Source& source, const std::function<void(SourceItem&)>& emit,
-                  const std::function<void(PieceParse&)>& lend = nullptr) {
-    SourceItem end;
-    end.end = true;
-    std::string content;
-    try {
-      content = Read(source);
-    } catch (const Error& e) {
-      end.unreadable = e;
-      emit(end);
-      return;
-    }
-    if (lend && content.size() > kParsePieceBytes) {
-      SourceItem item = Cut(source, std::move(content));
-      HandOver(item, emit, lend);
-      return;
-    }
-    try {
-      ForEachYamlDocument(content, source.name, [&](Tree& doc) {
-        SourceItem item;
-        item.document = std::move(doc);
-        emit(item);
-      });
-    } catch (const Error& e) {
-      end.malformed = e;
-    }
-    emit(end);
   }
 
   std::string Read(const Source& source) {
     return source.kind == Source::Kind::kStdin ? fs_.ReadStdin() : fs_.ReadFile(*source.name);
-  }
-
-  // A stream made ready for the thread that loads it to parse in pieces (whole if it is a piece or
-  // less): the item with its pieces, or its end with the problem found in it.
-  static SourceItem Cut(const Source& source, std::string content) {
-    const std::size_t piece_bytes = content.size() > kParsePieceBytes ? ParsePieceBytes(content.size()) : 0;
-    SourceItem item;
-    try {
-      item.pieces =
-          std::make_shared<PieceParse>(std::move(content), source.name, ReadLimits{}, ParseSplit{piece_bytes, 0});
-    } catch (const Error& e) {
-      item.end = true;
-      item.malformed = e;
-    }
-    return item;
-  }
-
-  // Hands over a stream to parse in pieces, or its end, and helps with its parse.
-  static void HandOver(SourceItem& item, const std::function<void(SourceItem&)>& emit,
-                       const std::function<void(PieceParse&)>& lend) {
-    std::shared_ptr<PieceParse> pieces = item.pieces;
-    emit(item);
-    if (pieces) lend(*pieces);
-  }
-
-  // The first long stream, when only short regular files come before it (kParseAheadBytes at most
-  // in all). The loading thread reads it first and parses its first pieces while the second thread
-  // parses the short files (the runtimes, often), whose documents it loads as they come. Nothing is
-  // read early past a FIFO, a device or standard input: their writers may expect the order of the
-  // command line.
-  std::optional<std::size_t> EarlyLongStream() {
-    std::uintmax_t before = 0;
-    for (std::size_t i = 0; i < sources_.size(); ++i) {
-      const Source& source = sources_[i];
-      if (source.kind == Source::Kind::kMissing) continue;
-      if (source.kind != Source::Kind::kFile) return std::nullopt;
-      if (!source.size) return std::nullopt;
-      if (*source.size > kParsePieceBytes) return before > 0 ? std::optional<std::size_t>(i) : std::nullopt;
-      before += *source.size;
-      if (before > kParseAheadBytes) return std::nullopt;
-    }
-    return std::nullopt;
   }
 
   // Starts loading `source`; false when it yields nothing to read (it is reported here).
@@ -348,158 +235,33 @@ class Loader {
     return true;
   }
 
-  // Loads each document as it is read. A stream that turns out malformed reports that problem
-  // alone: what its earlier documents said is dropped, as their objects are.
-  void Take(const Source& source, SourceItem& item) {
-    if (item.pieces) {
-      SourceItem end;
-      end.end = true;
-      try {
-        item.pieces->Run([&](Tree& doc) {
-          SourceItem document;
-          document.document = std::move(doc);
-          Take(source, document);
-        });
-      } catch (const Error& e) {
-        end.malformed = e;
-      }
-      Take(source, end);
-      return;
-    }
-    if (!item.end) {
-      try {
-        LoadDocument(std::move(item.document), source.runtimes_only);
-      } catch (const Error& e) {  // the document's own problem, not the stream's
-        errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
-      }
-      return;
-    }
-    if (item.unreadable) {
-      errors_.insert(errors_.end(), item.unreadable->diagnostics().begin(), item.unreadable->diagnostics().end());
-      return;
-    }
-    if (!item.malformed) return;
-    errors_.resize(errors_before_);
-    inputs_.warnings.resize(warnings_before_);
-    inputs_.notices.resize(notices_before_);
-    std::erase_if(inputs_.jobs, [&](const TrainJob& job) { return job.origin.file == source.name; });
-    inputs_.malformed_files.insert(source.name);
-    errors_.insert(errors_.end(), item.malformed->diagnostics().begin(), item.malformed->diagnostics().end());
-  }
-
-  // Loads the sources, read and parsed on a second thread a few documents ahead; false when no
-  // thread is to be had (nothing is read then).
-  bool LoadParsingAhead() {
-    // Woken by the first item: the runtimes and short files are loaded as they are parsed, rather
-    // than eight at a time after the parse of the eighth.
-    HandoffQueue<SourceItem> queue(64, 1);
-    // yaml-cpp's parse costs about as much CPU time as everything this thread does with what it
-    // reads: a long stream is parsed in pieces by this thread and the second one, which then reads
-    // on. Two threads, not three: a third would take turns with this one on a machine with two
-    // cores, and this one, the last in line, would fall behind.
-    std::mutex lending;
-    PieceParse* helping = nullptr;  // the stream the second thread helps with
-    bool given_up = false;          // by this thread: the second one is not to help any more
-    // A long stream read by this thread before the short sources ahead of it (EarlyLongStream), and
-    // handed over by the second one at its turn. Until it is taken over, this thread parses its
-    // pieces whenever it has nothing to load.
-    const std::optional<std::size_t> early = EarlyLongStream();
-    std::promise<SourceItem> early_read;
-    std::future<SourceItem> early_item = early_read.get_future();
-    std::shared_ptr<PieceParse> upcoming;
-    auto parse_upcoming = [&] {
-      std::shared_ptr<PieceParse> pieces;
-      {
-        std::lock_guard lock(lending);
-        pieces = upcoming;
-      }
-      return pieces && pieces->HelpOnce();
-    };
-    auto lend = [&](PieceParse& pieces) {
-      {
-        std::lock_guard lock(lending);
-        if (given_up) throw HandoffQueue<SourceItem>::Abandoned{};
-        helping = &pieces;
-      }
-      pieces.Help();
-      std::lock_guard lock(lending);
-      helping = nullptr;
-    };
-    SpreadThread parser;
+  // Reads a file or standard input and loads each document as soon as it is parsed. A stream that
+  // turns out malformed reports that problem alone: what its earlier documents said is dropped, as
+  // their objects are.
+  void LoadSource(const Source& source) {
+    std::string content;
     try {
-      parser = SpreadThread([&] {
-        std::exception_ptr failure;
+      content = Read(source);
+    } catch (const Error& e) {
+      errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
+      return;
+    }
+    try {
+      ForEachYamlDocument(content, source.name, [&](Tree& doc) {
         try {
-          auto push = [&](SourceItem& item) { queue.Push(std::move(item)); };
-          for (std::size_t i = 0; i < sources_.size(); ++i) {
-            const Source& source = sources_[i];
-            if (early && i == *early) {
-              SourceItem item = early_item.get();
-              HandOver(item, push, lend);
-            } else if (source.kind == Source::Kind::kFile || source.kind == Source::Kind::kStdin) {
-              ReadSource(source, push, lend);
-            }
-          }
-        } catch (const HandoffQueue<SourceItem>::Abandoned&) {
-        } catch (...) {
-          failure = std::current_exception();
+          LoadDocument(std::move(doc), source.runtimes_only);
+        } catch (const Error& e) {  // the document's own problem, not the stream's
+          errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
         }
-        queue.Close(std::move(failure));
       });
-    } catch (const std::system_error&) {
-      return false;
+    } catch (const Error& e) {
+      errors_.resize(errors_before_);
+      inputs_.warnings.resize(warnings_before_);
+      inputs_.notices.resize(notices_before_);
+      std::erase_if(inputs_.jobs, [&](const TrainJob& job) { return job.origin.file == source.name; });
+      inputs_.malformed_files.insert(source.name);
+      errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
     }
-    std::vector<SourceItem> batch;
-    std::size_t next = 0;
-    try {
-      if (early) {
-        SourceItem item;
-        try {
-          item = Cut(sources_[*early], Read(sources_[*early]));
-        } catch (const Error& e) {
-          item.end = true;
-          item.unreadable = e;
-        } catch (...) {
-          early_read.set_exception(std::current_exception());
-          throw;
-        }
-        {
-          std::lock_guard lock(lending);
-          upcoming = item.pieces;
-        }
-        early_read.set_value(std::move(item));
-      }
-      for (const Source& source : sources_) {
-        if (!Begin(source)) continue;
-        bool ended = false;
-        while (!ended) {
-          if (next == batch.size()) {
-            next = 0;
-            if (!queue.Take(batch, parse_upcoming)) break;  // the parse failed; its exception is rethrown below
-          }
-          SourceItem& item = batch[next++];
-          if (item.pieces) {
-            std::lock_guard lock(lending);
-            if (upcoming == item.pieces) upcoming.reset();
-          }
-          ended = item.end || item.pieces;
-          Take(source, item);
-        }
-        if (!ended) break;
-      }
-    } catch (...) {
-      {
-        std::lock_guard lock(lending);
-        given_up = true;
-        if (helping) helping->Stop();
-      }
-      queue.Abandon();
-      parser.join();
-      throw;
-    }
-    parser.join();
-    queue.RethrowFailure();
-    return true;
   }
 
   void LoadDocument(Tree doc, bool runtimes_only) {

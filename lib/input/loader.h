@@ -1,7 +1,6 @@
 // Loading inputs: files, directories and stdin into TrainJobs and runtimes, and runtime lookup.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <deque>
 #include <functional>
@@ -18,8 +17,7 @@
 
 namespace trainer {
 
-// The file system, behind an interface so that tests stay hermetic. When the loader parses ahead,
-// two threads read files at once (ReadFile).
+// The file system, behind an interface so that tests stay hermetic.
 class FileSystem {
  public:
   enum class Kind { kMissing, kFile, kDirectory, kOther };
@@ -38,33 +36,12 @@ class FileSystem {
 
 std::unique_ptr<FileSystem> NewRealFileSystem();
 
-// Where the loader reads and parses its inputs. yaml-cpp's parse is most of what trainer does, so
-// with kAuto, inputs of kParseAheadBytes or more in all are read and parsed on a second thread
-// (when the machine has a second core), a few documents ahead of the thread that checks them and
-// hands TrainJobs over. Everything else, the JobHandler included, runs on the calling thread, in
-// input order, either way.
-// A stream parsed ahead that is longer than kParsePieceBytes is cut into pieces (ParseSplit in
-// yaml/reader.h), parsed side by side by the second thread and the calling one, which parses a
-// piece itself whenever the next one to hand over is not parsed yet. Pieces are a sixteenth of the
-// stream, between kParsePieceBytes and four times that: the documents of the last piece are
-// loaded by the calling thread alone, after every piece is parsed, so short streams get small
-// pieces; long ones get fewer. When a few short files come before the first long stream, that
-// stream is read first, and the calling thread parses its pieces while it waits for theirs.
-enum class ParseAhead { kAuto, kNever, kAlways };
-inline constexpr std::size_t kParseAheadBytes = 64 * 1024;
-inline constexpr std::size_t kParsePieceBytes = 4 * 1024;
-inline std::size_t ParsePieceBytes(std::size_t stream_bytes) {
-  return std::clamp(stream_bytes / 16, kParsePieceBytes, 4 * kParsePieceBytes);
-}
-
 struct LoadOptions {
   std::vector<std::string> paths;          // TrainJobs and runtimes; "-" is stdin
   std::vector<std::string> runtime_paths;  // runtimes only (-r)
   std::string default_namespace = "default";
   // Unknown fields, CRD schema rules and the runtime webhooks' rules: errors, warnings, or unchecked.
   ValidationMode validate = ValidationMode::kStrict;
-  // Whether the inputs are read and parsed on a second thread (tests force either way).
-  ParseAhead parse_ahead = ParseAhead::kAuto;
 };
 
 struct Inputs {

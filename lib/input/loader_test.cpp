@@ -2,10 +2,8 @@
 
 #include <doctest/doctest.h>
 
-#include <chrono>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "tests/fake_fs.h"
@@ -288,9 +286,6 @@ TEST_CASE("a stream that turns out malformed reports that problem alone, though 
   fs.files["other.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n";
   LoadOptions options;
   options.paths = {"all.yaml", "other.yaml"};
-  // Parsed on the loading thread, or ahead of it on a second one: the same outcome.
-  SUBCASE("parsed in turn") { options.parse_ahead = ParseAhead::kNever; }
-  SUBCASE("parsed ahead") { options.parse_ahead = ParseAhead::kAlways; }
   std::vector<const std::string*> files;
   Inputs inputs = LoadAll(options, fs, [&](const Inputs&, TrainJob& job) { files.push_back(job.origin.file); });
   REQUIRE(inputs.errors.size() == 1);
@@ -379,21 +374,11 @@ Loaded LoadEverything(const LoadOptions& options, FileSystem& fs, int throw_at_j
   return loaded;
 }
 
-void CheckSame(const Loaded& ahead, const Loaded& in_turn) {
-  CHECK(ahead.jobs == in_turn.jobs);
-  CHECK(ahead.errors == in_turn.errors);
-  CHECK(ahead.notices == in_turn.notices);
-  CHECK(ahead.runtimes == in_turn.runtimes);
-  CHECK(ahead.malformed_files == in_turn.malformed_files);
-  CHECK(ahead.thrown == in_turn.thrown);
-}
-
 }  // namespace
 
-TEST_CASE("parsing ahead on a second thread loads and hands over what loading in turn does, in the same order") {
+TEST_CASE("loading hands over TrainJobs and reports problems in input order, whatever each input holds") {
   ThornyFileSystem fs;
   fs.files["runtimes/plain.yaml"] = kRuntime;
-  // More documents than the queue between the threads holds, so that the parse waits for room.
   fs.files["jobs.yaml"] = ManyJobs(300);
   fs.files["dir/a.yaml"] = ManyJobs(20, "a");
   fs.files["dir/b.yml"] = ManyJobs(3, "b") + "---\nkind: [\n";  // malformed after three jobs
@@ -402,41 +387,34 @@ TEST_CASE("parsing ahead on a second thread loads and hands over what loading in
   LoadOptions options;
   options.runtime_paths = {"runtimes"};
   options.paths = {"jobs.yaml", "missing.yaml", "dir", "locked.yaml", "-", "jobs.yaml"};
-  options.parse_ahead = ParseAhead::kNever;
-  Loaded in_turn = LoadEverything(options, fs);
-  options.parse_ahead = ParseAhead::kAlways;
-  Loaded ahead = LoadEverything(options, fs);
-  CheckSame(ahead, in_turn);
+  Loaded loaded = LoadEverything(options, fs);
+  CHECK(loaded.thrown == "nothing thrown");
   // Less the bogus ones; the malformed file's jobs before its problem were handed over.
-  CHECK(in_turn.jobs.size() == (300 - 43) + (20 - 3) + (3 - 1) + (5 - 1) + (4 - 1));
-  CHECK(in_turn.jobs[0] == "default/job-1 jobs.yaml:16:1 settled");
-  CHECK(in_turn.malformed_files == 1);
+  CHECK(loaded.jobs.size() == (300 - 43) + (20 - 3) + (3 - 1) + (5 - 1) + (4 - 1));
+  CHECK(loaded.jobs[0] == "default/job-1 jobs.yaml:16:1 settled");
+  CHECK(loaded.malformed_files == 1);
   // jobs.yaml's, missing.yaml, a.yaml's, b.yml's YAML problem alone, c.yaml's, locked.yaml, stdin's.
-  REQUIRE(in_turn.errors.size() == 43 + 1 + 3 + 1 + 1 + 1 + 1);
-  CHECK(in_turn.errors[43] == ": missing.yaml: no such file or directory");
-  CHECK(in_turn.errors[47].find("dir/b.yml:33:1: malformed YAML") == 0);
-  CHECK(in_turn.errors[49] == ": locked.yaml: cannot open: Permission denied");
-  CHECK(in_turn.errors[50].find("<stdin>:") == 0);
-  // The file sizes the fake file system reports are small: kAuto reads them in turn, as kNever.
-  options.parse_ahead = ParseAhead::kAuto;
-  CheckSame(LoadEverything(options, fs), in_turn);
+  REQUIRE(loaded.errors.size() == 43 + 1 + 3 + 1 + 1 + 1 + 1);
+  CHECK(loaded.errors[43] == ": missing.yaml: no such file or directory");
+  CHECK(loaded.errors[47].find("dir/b.yml:33:1: malformed YAML") == 0);
+  CHECK(loaded.errors[49] == ": locked.yaml: cannot open: Permission denied");
+  CHECK(loaded.errors[50].find("<stdin>:") == 0);
 }
 
-TEST_CASE("when the job handler throws, parsing ahead stops and the exception reaches the caller") {
+TEST_CASE("when the job handler throws, the load stops and the exception reaches the caller") {
   testing::FakeFileSystem fs;
   fs.files["all.yaml"] = std::string(kRuntime) + "---\n" + ManyJobs(1000);
   LoadOptions options;
   options.paths = {"all.yaml"};
   for (int at : {0, 10, 500}) {
     CAPTURE(at);
-    options.parse_ahead = ParseAhead::kAlways;
-    Loaded ahead = LoadEverything(options, fs, at);
-    CHECK(ahead.thrown == "runtime_error: handler gave up");
-    CHECK(ahead.jobs.size() == static_cast<std::size_t>(at));
+    Loaded loaded = LoadEverything(options, fs, at);
+    CHECK(loaded.thrown == "runtime_error: handler gave up");
+    CHECK(loaded.jobs.size() == static_cast<std::size_t>(at));
   }
 }
 
-TEST_CASE("a long stream parsed in pieces by both threads loads as in turn, however it ends") {
+TEST_CASE("long streams load one document at a time, however they end") {
   testing::FakeFileSystem fs;
   fs.files["rt.yaml"] = kRuntime;
   fs.files["long.yaml"] = ManyJobs(400, "l");
@@ -445,98 +423,17 @@ TEST_CASE("a long stream parsed in pieces by both threads loads as in turn, howe
   fs.files["after.yaml"] = ManyJobs(3, "z");
   LoadOptions options;
   options.paths = {"rt.yaml", "long.yaml", "late-problem.yaml", "early-problem.yaml", "after.yaml"};
-  options.parse_ahead = ParseAhead::kNever;
-  Loaded in_turn = LoadEverything(options, fs);
-  options.parse_ahead = ParseAhead::kAlways;
-  CheckSame(LoadEverything(options, fs), in_turn);
-  CHECK(in_turn.malformed_files == 2);
-  CHECK(in_turn.jobs.size() == (400 - 58) + (400 - 58) + (3 - 1));  // less the bogus ones
+  Loaded loaded = LoadEverything(options, fs);
+  CHECK(loaded.malformed_files == 2);
+  CHECK(loaded.jobs.size() == (400 - 58) + (400 - 58) + (3 - 1));  // less the bogus ones
 }
 
-TEST_CASE("a long stream's pieces are a sixteenth of it, from 4 to 16 KiB") {
-  CHECK(ParsePieceBytes(20 * 1024) == 4 * 1024);
-  CHECK(ParsePieceBytes(100 * 1024) == 100 * 1024 / 16);
-  CHECK(ParsePieceBytes(256 * 1024) == 16 * 1024);
-  CHECK(ParsePieceBytes(100 * 1024 * 1024) == 16 * 1024);
-}
-
-TEST_CASE("when the job handler throws before a long stream's turn, the help with its parse stops") {
-  testing::FakeFileSystem fs;
-  fs.files["first.yaml"] = std::string(kRuntime) + "---\n" + ManyJobs(5);
-  fs.files["long.yaml"] = ManyJobs(3000, "l");  // more pieces than are parsed ahead of the handover
-  LoadOptions options;
-  options.paths = {"first.yaml", "long.yaml"};
-  options.parse_ahead = ParseAhead::kAlways;
-  Loaded ahead = LoadEverything(options, fs, 2);
-  CHECK(ahead.thrown == "runtime_error: handler gave up");
-  CHECK(ahead.jobs.size() == 2);
-}
-
-// ThornyFileSystem, where the unreadable file says it is long.
-class LongThornyFileSystem : public ThornyFileSystem {
- public:
-  std::optional<std::uintmax_t> FileSize(const std::string& path) override {
-    if (path == "locked.yaml") return 100 * 1024;
-    return ThornyFileSystem::FileSize(path);
-  }
-};
-
-TEST_CASE("a long stream read before the short files ahead of it loads as in turn, however it ends") {
-  LongThornyFileSystem fs;
-  fs.files["rt.yaml"] = kRuntime;
-  fs.files["short.yaml"] = ManyJobs(3, "s");
-  fs.files["long.yaml"] = ManyJobs(400, "l");
-  fs.files["late-problem.yaml"] = ManyJobs(400, "m") + "---\nkind: [\n";
-  fs.files["early-problem.yaml"] = "kind: [\n---\n" + ManyJobs(400, "e");
-  fs.files["bad-utf8.yaml"] = ManyJobs(400, "u") + "---\nkind: \xff\n";
-  fs.files["after.yaml"] = ManyJobs(3, "z");
-  // Each under a piece (4 KiB), 64 KiB and more in all.
-  std::vector<std::string> many_short;
-  for (int i = 1; i <= 40; ++i) {
-    many_short.push_back("big-short-" + std::to_string(i) + ".yaml");
-    fs.files[many_short.back()] = ManyJobs(20, "b" + std::to_string(i));
-  }
-  REQUIRE(fs.files["big-short-1.yaml"].size() < kParsePieceBytes);
-  REQUIRE(fs.files["big-short-1.yaml"].size() * 40 > kParseAheadBytes);
-  // Before the long stream: a few short files (it is read first), short files beyond 64 KiB in all,
-  // or standard input (it is read at its turn).
-  const std::vector<std::vector<std::string>> befores = {{}, many_short, {"-"}};
-  fs.stdin_content = ManyJobs(2, "in");
-  const char* const long_ones[] = {"long.yaml", "late-problem.yaml", "early-problem.yaml", "bad-utf8.yaml",
-                                   "locked.yaml"};
-  for (const char* long_one : long_ones) {
-    for (const std::vector<std::string>& before : befores) {
-      CAPTURE(long_one);
-      CAPTURE(before.size());
-      LoadOptions options;
-      options.runtime_paths = {"rt.yaml"};
-      options.paths = before;
-      options.paths.insert(options.paths.end(), {"short.yaml", "missing.yaml", long_one, "after.yaml"});
-      options.parse_ahead = ParseAhead::kNever;
-      Loaded in_turn = LoadEverything(options, fs);
-      CHECK(in_turn.errors.size() >= 2);  // missing.yaml's, the long stream's
-      for (int at : {-1, 1, 3}) {  // the handler gives up before the long stream's turn, or never
-        CAPTURE(at);
-        options.parse_ahead = ParseAhead::kNever;
-        Loaded expected = LoadEverything(options, fs, at);
-        options.parse_ahead = ParseAhead::kAlways;
-        CheckSame(LoadEverything(options, fs, at), expected);
-      }
-    }
-  }
-}
-
-TEST_CASE("an exception other than an input error, reading the early long stream, reaches the caller") {
-  // As the file system's ReadFile would throw std::bad_alloc: not a problem of the input, so no
-  // order of what was loaded before is kept; the second thread, waiting for the stream, must end.
+TEST_CASE("an exception other than an input error, reading a file, reaches the caller") {
+  // As the file system's ReadFile would throw std::bad_alloc: not a problem of the input.
   class ExplodingFileSystem : public testing::FakeFileSystem {
    public:
     std::string ReadFile(const std::string& path) override {
-      if (path == "long.yaml") {
-        // Late enough for the second thread to be waiting for it.
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
-        throw std::runtime_error("out of something");
-      }
+      if (path == "long.yaml") throw std::runtime_error("out of something");
       return FakeFileSystem::ReadFile(path);
     }
   } fs;
@@ -544,22 +441,18 @@ TEST_CASE("an exception other than an input error, reading the early long stream
   fs.files["long.yaml"] = ManyJobs(400, "l");
   LoadOptions options;
   options.paths = {"rt.yaml", "long.yaml"};
-  options.parse_ahead = ParseAhead::kAlways;
   CHECK(LoadEverything(options, fs).thrown == "runtime_error: out of something");
 }
 
-TEST_CASE("a directory that cannot be listed ends the load at its turn, parsed ahead or in turn") {
+TEST_CASE("a directory that cannot be listed ends the load at its turn") {
   ThornyFileSystem fs;
   fs.files["rt.yaml"] = kRuntime;
   fs.files["jobs.yaml"] = ManyJobs(100);
   LoadOptions options;
   options.paths = {"rt.yaml", "jobs.yaml", "unlistable", "missing.yaml"};
-  options.parse_ahead = ParseAhead::kNever;
-  Loaded in_turn = LoadEverything(options, fs);
-  options.parse_ahead = ParseAhead::kAlways;
-  CheckSame(LoadEverything(options, fs), in_turn);
-  CHECK(in_turn.thrown == "unlistable: cannot list: Permission denied");
-  CHECK(in_turn.jobs.size() == 100 - 15);  // the jobs before it were handed over
+  Loaded loaded = LoadEverything(options, fs);
+  CHECK(loaded.thrown == "unlistable: cannot list: Permission denied");
+  CHECK(loaded.jobs.size() == 100 - 15);  // the jobs before it were handed over
 }
 
 }  // namespace trainer

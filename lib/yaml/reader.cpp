@@ -6,12 +6,7 @@
 #include <yaml-cpp/parser.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <condition_variable>
-#include <deque>
-#include <exception>
-#include <mutex>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -21,12 +16,10 @@
 #include <istream>
 #include <optional>
 #include <streambuf>
-#include <system_error>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "util/error.h"
-#include "util/thread.h"
 
 namespace trainer {
 
@@ -184,37 +177,12 @@ std::optional<std::string> WithoutByteOrderMarks(std::string_view content) {
 }
 
 // A read-only stream buffer over a string that yaml-cpp reads, so that the input is not copied.
-// It notes whether yaml-cpp has asked for more than the string holds, that is, has read it all.
 class ViewBuffer : public std::streambuf {
  public:
   explicit ViewBuffer(std::string_view s) {
     char* begin = const_cast<char*>(s.data());  // the get area is never written through
     setg(begin, begin, begin + s.size());
   }
-
-  bool read_to_end() const { return read_to_end_; }
-
- protected:
-  // yaml-cpp reads in blocks; a short block is no end, an empty one is.
-  std::streamsize xsgetn(char* out, std::streamsize n) override {
-    std::streamsize available = egptr() - gptr();
-    if (available == 0) {
-      read_to_end_ = true;
-      return 0;
-    }
-    n = std::min(n, available);
-    std::memcpy(out, gptr(), static_cast<std::size_t>(n));
-    setg(eback(), gptr() + n, egptr());
-    return n;
-  }
-
-  int_type underflow() override {
-    read_to_end_ = true;
-    return traits_type::eof();
-  }
-
- private:
-  bool read_to_end_ = false;
 };
 
 // yaml-cpp 0.7 accepts a quoted scalar left open at the end of the stream when a line break
@@ -252,44 +220,15 @@ std::size_t TabInIndentation(std::string_view content, int line) {
   return 0;
 }
 
-// Where a parse of a stream, or of its rest, starts: a line start, and what the stream's limits
-// have counted before it.
-struct ParseStart {
-  std::size_t offset = 0;
-  std::uint32_t lines_before = 0;
-  std::size_t values = 0;
-  std::size_t alias_nodes = 0;
-};
-
-// Thrown from the builder once its parse is no longer wanted.
-struct ParseCancelled {};
-
 // Builds Trees from yaml-cpp parser events.
 class TreeBuilder : public YAML::EventHandler {
  public:
-  // `content` is the stream from `start.offset` on, read through `input`. Once a document starts at
-  // `stop_at` (an offset of the stream) or later, the builder notes where, and whether yaml-cpp had
-  // read all of `input` by then, and takes no more events.
-  TreeBuilder(std::string_view content, const ViewBuffer& input, const std::string* file, const ReadLimits& limits,
-              const std::function<void(Tree&)>& each, const ParseStart& start,
-              std::size_t stop_at = std::string_view::npos, const std::atomic<bool>* cancel = nullptr)
-      : content_(content), input_(input), file_(file), limits_(limits), offset_(start.offset),
-        lines_before_(start.lines_before), stop_at_(stop_at), cancel_(cancel), alias_nodes_(start.alias_nodes),
-        values_(start.values), each_(each) {}
-
-  std::size_t values() const { return values_; }
-  std::size_t alias_nodes() const { return alias_nodes_; }
-  const std::optional<std::size_t>& stopped_at() const { return stopped_at_; }
-  bool stopped_after_reading_all() const { return stopped_after_reading_all_; }
+  // `content` is the stream yaml-cpp reads; its marks' offsets point into it.
+  TreeBuilder(std::string_view content, const std::string* file, const ReadLimits& limits,
+              const std::function<void(Tree&)>& each)
+      : content_(content), file_(file), limits_(limits), each_(each) {}
 
   void OnDocumentStart(const YAML::Mark& mark) override {
-    if (stopped_at_) return;
-    if (cancel_ && cancel_->load(std::memory_order_relaxed)) throw ParseCancelled{};
-    if (std::size_t at = offset_ + static_cast<std::size_t>(mark.pos); at >= stop_at_) {
-      stopped_at_ = at;
-      stopped_after_reading_all_ = input_.read_to_end();
-      return;
-    }
     // yaml-cpp 0.7 loops on a stray flow indicator (a "," or "]" outside a flow collection),
     // starting empty documents at the same place forever.
     if (last_document_start_ && *last_document_start_ == mark.pos) {
@@ -304,19 +243,16 @@ class TreeBuilder : public YAML::EventHandler {
     has_root_ = false;
   }
   void OnDocumentEnd() override {
-    if (stopped_at_) return;
     if (has_root_ && !root_.IsNull()) each_(root_);
     root_ = Tree();
     has_root_ = false;
   }
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    if (stopped_at_) return;
     Complete(Tree::Null(At(mark)), anchor);
   }
 
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    if (stopped_at_) return;
     auto it = anchors_.find(anchor);
     if (it == anchors_.end()) Fail(mark, "unknown alias");
     ChargeCopy(it->second, mark);
@@ -325,7 +261,6 @@ class TreeBuilder : public YAML::EventHandler {
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
-    if (stopped_at_) return;
     Origin origin = At(mark);
     // "?" marks a plain scalar without an explicit tag; "!" a quoted one.
     if (tag == "?") {
@@ -351,22 +286,20 @@ class TreeBuilder : public YAML::EventHandler {
 
   void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
-    if (stopped_at_) return;
     CheckCollectionTag(mark, tag, "tag:yaml.org,2002:seq");
     Push(Tree::List(At(mark)), anchor, mark);
   }
   void OnSequenceEnd() override {
-    if (!stopped_at_) Pop();
+    Pop();
   }
 
   void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value) override {
-    if (stopped_at_) return;
     CheckCollectionTag(mark, tag, "tag:yaml.org,2002:map");
     Push(Tree::Map(At(mark)), anchor, mark);
   }
   void OnMapEnd() override {
-    if (!stopped_at_) Pop();
+    Pop();
   }
 
  private:
@@ -387,8 +320,7 @@ class TreeBuilder : public YAML::EventHandler {
   };
 
   Origin At(const YAML::Mark& mark) const {
-    return Origin::Input(file_, lines_before_ + static_cast<std::uint32_t>(mark.line + 1),
-                         static_cast<std::uint32_t>(mark.column + 1));
+    return Origin::Input(file_, static_cast<std::uint32_t>(mark.line + 1), static_cast<std::uint32_t>(mark.column + 1));
   }
 
   [[noreturn]] void Fail(const YAML::Mark& mark, std::string message) const {
@@ -556,23 +488,16 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   std::string_view content_;
-  const ViewBuffer& input_;
   std::optional<int> last_document_start_;
   const std::string* file_;
   const ReadLimits& limits_;
-  std::size_t offset_;
-  std::uint32_t lines_before_;
-  std::size_t stop_at_;
-  std::optional<std::size_t> stopped_at_;
-  bool stopped_after_reading_all_ = false;
-  const std::atomic<bool>* cancel_;
   std::vector<Frame> stack_;
   // The entries of the pending collections on the stack, each collection's after its parent's.
   std::vector<Tree::MapKey> pending_keys_;
   std::vector<Tree> pending_items_;
   std::unordered_map<YAML::anchor_t, Tree> anchors_;
-  std::size_t alias_nodes_;
-  std::size_t values_;
+  std::size_t alias_nodes_ = 0;
+  std::size_t values_ = 0;
   Tree root_;
   bool has_root_ = false;
   const std::function<void(Tree&)>& each_;
@@ -637,123 +562,31 @@ Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
 
 namespace {
 
-// How a parse from a ParseStart ended, short of an error.
-struct ParseEnd {
-  bool stopped = false;  // at a document that starts at `resume`; otherwise at the end of its input
-  std::size_t resume = 0;
-  // Stopped, but only once yaml-cpp had read all its input, up to the end of the stop line. yaml-cpp
-  // holds its tokens back when the last line before a "---" or "..." line is a plain scalar with no
-  // ":" at the indentation of the block map it is in (it reads it as a key without a value): it
-  // never settles whether that is a key, and scans on to the end of the stream or its first error
-  // before the parser sees anything more. Read in turn, a scanner error anywhere later in the stream
-  // then comes before the documents in between; this parse saw only its own input, so what it read
-  // tells nothing. Otherwise yaml-cpp has read no further than the "---" when the builder learns of
-  // the document start.
-  bool held_back = false;
-  std::size_t values = 0;  // the limits' counts at the end, those before the start included
-  std::size_t alias_nodes = 0;
-};
-
-// Parses `content` (checked, without byte order marks) from `start`, handing each document to
-// `each`, until the stream ends or a document starts at `stop_at` or later. Throws Error where the
-// stream is malformed or goes over a limit; ParseCancelled once `cancel` is set.
-//
-// With `stop_at`, the start of a line that yaml-cpp may read as a document start ("---" and a
-// blank or a line break), yaml-cpp is given the stream up to the end of that line only: it reads
-// the same up to a document start there (it looks no further ahead to find one), and then a last
-// document that the builder ignores. A parse that reaches no document start there tells nothing
-// of the stream after it.
-ParseEnd ParseFrom(std::string_view content, const std::string* file, const ReadLimits& limits, const ParseStart& start,
-                   const std::function<void(Tree&)>& each, std::size_t stop_at = std::string_view::npos,
-                   const std::atomic<bool>* cancel = nullptr) {
-  std::string_view rest = content.substr(start.offset);
-  if (stop_at != std::string_view::npos) {
-    std::size_t line_end = content.find('\n', stop_at);
-    rest = rest.substr(0, line_end == std::string_view::npos ? std::string_view::npos : line_end + 1 - start.offset);
-  }
-  ViewBuffer buffer(rest);
+// Parses `content` (checked, without byte order marks), handing each document to `each`. Throws
+// Error where the stream is malformed or goes over a limit.
+void Parse(std::string_view content, const std::string* file, const ReadLimits& limits,
+           const std::function<void(Tree&)>& each) {
+  ViewBuffer buffer(content);
   std::istream in(&buffer);
-  TreeBuilder builder(rest, buffer, file, limits, each, start, stop_at, cancel);
-  ParseEnd end;
+  TreeBuilder builder(content, file, limits, each);
   auto at = [&](const YAML::Mark& mark) {
-    return Origin::Input(file, start.lines_before + static_cast<std::uint32_t>(mark.line + 1),
-                         static_cast<std::uint32_t>(mark.column + 1));
+    return Origin::Input(file, static_cast<std::uint32_t>(mark.line + 1), static_cast<std::uint32_t>(mark.column + 1));
   };
   try {
     YAML::Parser parser(in);
     while (parser.HandleNextDocument(builder)) {
     }
   } catch (const YAML::Exception& e) {
-    if (!builder.stopped_at()) {
-      if (const auto* deep = dynamic_cast<const YAML::DeepRecursion*>(&e)) {
-        throw Error(Diagnostic{at(deep->mark), "", "", "nesting too deep (nesting limit)"});
-      }
-      Origin where = e.mark.is_null() ? Origin::Input(file, start.lines_before + 1, 1) : at(e.mark);
-      if (std::size_t tab = e.mark.is_null() ? 0 : TabInIndentation(rest, e.mark.line); tab != 0) {
-        throw Error(Diagnostic{Origin::Input(file, where.line, static_cast<std::uint32_t>(tab)), "", "",
-                               "malformed YAML: a tab in indentation (YAML indents with spaces only)"});
-      }
-      throw Error(Diagnostic{where, "", "", fmt::format("malformed YAML: {}", e.msg)});
+    if (const auto* deep = dynamic_cast<const YAML::DeepRecursion*>(&e)) {
+      throw Error(Diagnostic{at(deep->mark), "", "", "nesting too deep (nesting limit)"});
     }
-  }
-  if (builder.stopped_at()) {
-    end.stopped = true;
-    end.resume = *builder.stopped_at();
-    end.held_back = builder.stopped_after_reading_all();
-  }
-  end.values = builder.values();
-  end.alias_nodes = builder.alias_nodes();
-  return end;
-}
-
-// The number of line feeds in `s`, eight bytes at a time.
-std::size_t CountLineFeeds(std::string_view s) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101u;
-  constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Fu;
-  std::size_t count = 0;
-  std::size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, s.data() + i, sizeof word);
-    std::uint64_t x = word ^ (kOnes * '\n');  // line feeds become zero bytes
-    // The high bit of each byte of `nonzero` is set where x's byte is not zero.
-    std::uint64_t nonzero = (((x & kLow7) + kLow7) | x) & ~kLow7;
-    count += 8 - static_cast<std::size_t>(__builtin_popcountll(nonzero));
-  }
-  for (; i < s.size(); ++i) count += s[i] == '\n';
-  return count;
-}
-
-// Whether something in `s` (a run of whole lines) changes how yaml-cpp reads the lines after it
-// in a way that a parse starting after it would miss: a directive ("%" opening a line: yaml-cpp
-// keeps a document's directives for the documents after it), or a carriage return that does not
-// end a CRLF pair (yaml-cpp counts it as a line break, and the pieces' first lines are counted in
-// line feeds).
-bool CarriesOver(std::string_view s) {
-  if (!s.empty() && s[0] == '%') return true;
-  for (std::size_t i = s.find('%'); i != std::string_view::npos; i = s.find('%', i + 1)) {
-    if (s[i - 1] == '\n') return true;
-  }
-  for (std::size_t i = s.find('\r'); i != std::string_view::npos; i = s.find('\r', i + 1)) {
-    if (i + 1 >= s.size() || s[i + 1] != '\n') return true;
-  }
-  return false;
-}
-
-// The offset of the first line at or after `from` that yaml-cpp reads as a document start ("---"
-// and then a blank, a line break or the end), or npos.
-std::size_t NextDocumentStartLine(std::string_view content, std::size_t from) {
-  for (std::size_t i = from == 0 ? 0 : content.find("\n---", from - 1); i != std::string_view::npos;
-       i = content.find("\n---", i + 1)) {
-    std::size_t line = content[i] == '\n' ? i + 1 : i;
-    if (content.substr(line, 3) != "---") continue;
-    std::size_t after = line + 3;
-    if (after == content.size() || content[after] == ' ' || content[after] == '\t' || content[after] == '\n' ||
-        content[after] == '\r') {
-      return line;
+    Origin where = e.mark.is_null() ? Origin::Input(file, 1, 1) : at(e.mark);
+    if (std::size_t tab = e.mark.is_null() ? 0 : TabInIndentation(content, e.mark.line); tab != 0) {
+      throw Error(Diagnostic{Origin::Input(file, where.line, static_cast<std::uint32_t>(tab)), "", "",
+                             "malformed YAML: a tab in indentation (YAML indents with spaces only)"});
     }
+    throw Error(Diagnostic{where, "", "", fmt::format("malformed YAML: {}", e.msg)});
   }
-  return std::string_view::npos;
 }
 
 // Checks a stream before its parse: its size, and its bytes as UTF-8. Returns it without its byte
@@ -783,232 +616,12 @@ std::optional<std::string> CheckStream(std::string_view content, const std::stri
   return without_marks;
 }
 
-// Whether a checked stream is cut into pieces. yaml-cpp takes a stream with a zero byte among its
-// first four for UTF-16 or UTF-32, and the pieces after the first would be read as UTF-8.
-bool MayCut(std::string_view content, const ParseSplit& split) {
-  return split.piece_bytes != 0 && content.size() > split.piece_bytes &&
-         content.substr(0, 4).find('\0') == std::string_view::npos;
-}
-
 }  // namespace
 
-// A stream parsed in pieces side by side (see ParseSplit), by the thread that hands the documents
-// over (Run), the helper threads it starts, and any other thread that lends a hand (Help).
-class SplitParse {
- public:
-  SplitParse(std::string_view content, const std::string* file, const ReadLimits& limits, const ParseSplit& split)
-      : content_(content), file_(file), limits_(limits), split_(split) {}
-  SplitParse(const SplitParse&) = delete;
-  SplitParse& operator=(const SplitParse&) = delete;
-  ~SplitParse() { StopHelpers(); }
-
-  // Parses pieces as the window lets it, until none is left or the parse stops.
-  void Help() {
-    std::unique_lock lock(mutex_);
-    while (!stopped_) {
-      if (Piece* piece = CutLocked()) {
-        lock.unlock();
-        Parse(*piece);
-        lock.lock();
-      } else if (last_cut_) {
-        return;
-      } else {
-        changed_.wait(lock);
-      }
-    }
-  }
-
-  // Parses one piece, if one can be cut now; whether it did.
-  bool HelpOnce() {
-    std::unique_lock lock(mutex_);
-    Piece* piece = stopped_ ? nullptr : CutLocked();
-    if (piece == nullptr) return false;
-    lock.unlock();
-    Parse(*piece);
-    return true;
-  }
-
-  // Makes every Help return, now and later.
-  void Stop() {
-    std::lock_guard lock(mutex_);
-    stopped_ = true;
-    cancel_.store(true, std::memory_order_relaxed);
-    changed_.notify_all();
-  }
-
-  void Run(const std::function<void(Tree&)>& each) {
-    struct StopAtEnd {
-      SplitParse* parse;
-      ~StopAtEnd() { parse->StopHelpers(); }
-    } stop_at_end{this};
-    for (std::size_t i = 0; i < split_.helpers; ++i) {
-      try {
-        helpers_.emplace_back([this] { Help(); });
-      } catch (const std::system_error&) {
-        break;  // fewer helpers; this thread parses what they would have
-      }
-    }
-    ParseStart counted;  // values and alias copies of the pieces handed over
-    for (std::size_t index = 0;; ++index) {
-      Piece& piece = AwaitPiece(index);
-      bool over_limits = piece.end && (counted.values + piece.end->values > limits_.max_values ||
-                                       counted.alias_nodes + piece.end->alias_nodes > limits_.max_alias_nodes);
-      // A piece ends where the next one begins, or is the last and ends with the stream.
-      bool ended_as_cut = piece.end && (piece.next == std::string_view::npos
-                                            ? !piece.end->stopped
-                                            : piece.end->stopped && piece.end->resume == piece.next && !piece.end->held_back);
-      if (!piece.end || over_limits || !ended_as_cut) {
-        // The parse in turn from this piece's start decides: an error, a limit, a cut that was no
-        // document start, or tokens held back. Its start is one (the piece before reached it as
-        // one, with nothing held back).
-        StopHelpers();
-        ParseStart start = counted;
-        start.offset = piece.begin;
-        start.lines_before = piece.lines_before;
-        ParseFrom(content_, file_, limits_, start, each);
-        return;
-      }
-      if (split_.pieces_used) ++*split_.pieces_used;
-      for (Tree& document : piece.documents) each(document);
-      counted.values += piece.end->values;
-      counted.alias_nodes += piece.end->alias_nodes;
-      if (piece.next == std::string_view::npos) return;
-      std::lock_guard lock(mutex_);
-      piece.documents = std::vector<Tree>();
-      handed_over_ = index + 1;
-      changed_.notify_all();
-    }
-  }
-
- private:
-  struct Piece {
-    std::size_t begin = 0;
-    std::size_t next = std::string_view::npos;  // where the next piece begins; npos: this one runs to the end
-    std::uint32_t lines_before = 0;
-    std::uint32_t lines = 0;  // line feeds from begin to next
-    bool ready = false;
-    // What its parse read, counting from zero; no end when it failed.
-    std::vector<Tree> documents;
-    std::optional<ParseEnd> end;
-  };
-
-  // With the lock held: cuts the next piece off the stream and returns it, or nullptr when the last
-  // piece is cut or the window is full.
-  Piece* CutLocked() {
-    if (last_cut_ || pieces_.size() >= handed_over_ + split_.window) return nullptr;
-    Piece piece;
-    if (!pieces_.empty()) {
-      piece.begin = pieces_.back().next;
-      piece.lines_before = pieces_.back().lines_before + pieces_.back().lines;
-    }
-    if (piece.begin + split_.piece_bytes < content_.size()) {
-      piece.next = NextDocumentStartLine(content_, piece.begin + split_.piece_bytes);
-    }
-    if (piece.next != std::string_view::npos) {
-      std::string_view lines = content_.substr(piece.begin, piece.next - piece.begin);
-      if (CarriesOver(lines)) {
-        piece.next = std::string_view::npos;
-      } else {
-        piece.lines = static_cast<std::uint32_t>(CountLineFeeds(lines));
-      }
-    }
-    last_cut_ = piece.next == std::string_view::npos;
-    pieces_.push_back(std::move(piece));
-    return &pieces_.back();
-  }
-
-  // Parses a piece on its own, from its start with nothing counted, up to the next piece's start.
-  void Parse(Piece& piece) {
-    std::vector<Tree> documents;
-    std::optional<ParseEnd> end;
-    try {
-      end = ParseFrom(content_, file_, limits_, ParseStart{piece.begin, piece.lines_before, 0, 0},
-                      [&](Tree& document) { documents.push_back(std::move(document)); }, piece.next, &cancel_);
-    } catch (...) {  // an error, a limit, cancelling, memory: the parse in turn decides
-    }
-    std::lock_guard lock(mutex_);
-    piece.documents = std::move(documents);
-    piece.end = end;
-    piece.ready = true;
-    changed_.notify_all();
-  }
-
-  // The piece at `index`, once parsed; this thread parses pieces itself rather than wait idle.
-  Piece& AwaitPiece(std::size_t index) {
-    std::unique_lock lock(mutex_);
-    while (index >= pieces_.size() || !pieces_[index].ready) {
-      if (Piece* piece = CutLocked()) {
-        lock.unlock();
-        Parse(*piece);
-        lock.lock();
-      } else {
-        changed_.wait(lock);
-      }
-    }
-    return pieces_[index];
-  }
-
-  // Stops the parse and waits for the helper threads Run started.
-  void StopHelpers() {
-    Stop();
-    for (SpreadThread& helper : helpers_) helper.join();
-    helpers_.clear();
-  }
-
-  std::string_view content_;
-  const std::string* file_;
-  const ReadLimits& limits_;
-  const ParseSplit split_;
-  std::vector<SpreadThread> helpers_;
-  std::atomic<bool> cancel_{false};
-  std::mutex mutex_;
-  std::condition_variable changed_;  // a piece was parsed or handed over, or the helpers stop
-  std::deque<Piece> pieces_;         // cut so far, in stream order (a deque: they stay in place)
-  std::size_t handed_over_ = 0;
-  bool last_cut_ = false;
-  bool stopped_ = false;
-};
-
 void ForEachYamlDocument(std::string_view content, const std::string* file,
-                         const std::function<void(Tree&)>& each, const ReadLimits& limits, const ParseSplit& split) {
+                         const std::function<void(Tree&)>& each, const ReadLimits& limits) {
   std::optional<std::string> without_marks = CheckStream(content, file, limits);
-  if (without_marks) content = *without_marks;
-  if (split.pieces_used) *split.pieces_used = 0;
-  if (!MayCut(content, split)) {
-    ParseFrom(content, file, limits, ParseStart{}, each);
-    return;
-  }
-  SplitParse(content, file, limits, split).Run(each);
-}
-
-PieceParse::PieceParse(std::string content, const std::string* file, const ReadLimits& limits,
-                       const ParseSplit& split)
-    : content_(std::move(content)), file_(file), limits_(limits), split_(split) {
-  if (std::optional<std::string> without_marks = CheckStream(content_, file_, limits_)) {
-    content_ = std::move(*without_marks);
-  }
-  if (split_.pieces_used) *split_.pieces_used = 0;
-  if (MayCut(content_, split_)) parse_ = std::make_unique<SplitParse>(content_, file_, limits_, split_);
-}
-
-PieceParse::~PieceParse() = default;
-
-void PieceParse::Run(const std::function<void(Tree&)>& each) {
-  if (parse_) {
-    parse_->Run(each);
-  } else {
-    ParseFrom(content_, file_, limits_, ParseStart{}, each);
-  }
-}
-
-void PieceParse::Help() {
-  if (parse_) parse_->Help();
-}
-
-bool PieceParse::HelpOnce() { return parse_ && parse_->HelpOnce(); }
-
-void PieceParse::Stop() {
-  if (parse_) parse_->Stop();
+  Parse(without_marks ? std::string_view(*without_marks) : content, file, limits, each);
 }
 
 std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* file,

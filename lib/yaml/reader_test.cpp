@@ -3,9 +3,8 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <cstdint>
 #include <stdexcept>
-#include <thread>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -612,218 +611,80 @@ TEST_CASE("scalars with tags other than !!str are unsupported") {
 }
 
 // Every document read from `yaml`, positions included, then the error if there is one.
-std::string Outline(std::string_view yaml, const ReadLimits& limits = {}, const ParseSplit& split = {}) {
+std::string Outline(std::string_view yaml, const ReadLimits& limits = {}) {
   std::string out;
   try {
-    ForEachYamlDocument(yaml, &kFile, [&](Tree& doc) { out += "---\n" + doc.Outline(); }, limits, split);
+    ForEachYamlDocument(yaml, &kFile, [&](Tree& doc) { out += "---\n" + doc.Outline(); }, limits);
   } catch (const Error& e) {
     out += std::string("error: ") + e.what() + "\n";
   }
   return out;
 }
 
-// Outline, read by a PieceParse that `lenders` other threads help with.
-std::string OutlineLent(std::string_view yaml, const ReadLimits& limits, const ParseSplit& split, int lenders) {
-  std::string out;
-  try {
-    PieceParse parse(std::string(yaml), &kFile, limits, split);
-    struct Lenders {
-      std::vector<std::thread> threads;
-      ~Lenders() {
-        for (std::thread& thread : threads) thread.join();
-      }
-    } lending;
-    for (int i = 0; i < lenders; ++i) lending.threads.emplace_back([&] { parse.Help(); });
-    parse.Run([&](Tree& doc) { out += "---\n" + doc.Outline(); });
-  } catch (const Error& e) {
-    out += std::string("error: ") + e.what() + "\n";
-  }
-  return out;
+TEST_CASE("a problem in a later document comes after the documents before it, at its own line") {
+  CHECK(Outline("a: 1\n---\nb: 2\n---\nc: 3\n  d: 4\n") ==
+        "---\nobject @job.yaml:1:1\nkey a @job.yaml:1:1\n  integer 1 @job.yaml:1:4\n"
+        "---\nobject @job.yaml:3:1\nkey b @job.yaml:3:1\n  integer 2 @job.yaml:3:4\n"
+        "error: job.yaml:6:4: malformed YAML: illegal map value\n");
 }
 
-// Checks that `yaml` reads in pieces, of every size and with any number of helpers, as it reads in
-// turn, and so with threads lending a hand; returns the most pieces used.
-std::size_t CheckReadsInPieces(std::string_view yaml, const ReadLimits& limits = {}) {
-  std::string in_turn = Outline(yaml, limits);
-  std::size_t most = 0;
-  for (std::size_t piece_bytes : {1, 6, 40, 1000}) {
-    CAPTURE(piece_bytes);
-    for (std::size_t helpers : {0, 1, 3}) {
-      CAPTURE(helpers);
-      std::size_t used = 0;
-      CHECK(Outline(yaml, limits, ParseSplit{piece_bytes, helpers, 2, &used}) == in_turn);
-      most = std::max(most, used);
-    }
-    for (int lenders : {1, 2}) {
-      CAPTURE(lenders);
-      std::size_t used = 0;
-      CHECK(OutlineLent(yaml, limits, ParseSplit{piece_bytes, 0, 2, &used}, lenders) == in_turn);
-      most = std::max(most, used);
-    }
-  }
-  return most;
+TEST_CASE("a document start inside a quoted scalar is no document start") {
+  CHECK(Outline("a: 1\n---\nb: \"open\n---\nc: 2\n").find("error: job.yaml:4:1: malformed YAML") != std::string::npos);
 }
 
-TEST_CASE("a stream read in pieces side by side reads as it reads in turn") {
-  SUBCASE("documents of all kinds, comments on the document lines, ends") {
-    CHECK(CheckReadsInPieces("a: 1\n---\nb: 2\n---\nc: [1, 2]\n") == 3);
-    CHECK(CheckReadsInPieces("--- # first\na: 1\n--- # second\nb: &x {k: v}\nc: *x\n...\n---\nd: 3\n") == 3);
-    CHECK(CheckReadsInPieces("- a\n- b\n---\n- c\n---\nplain\n---\n\"quoted\"\n---\t{f: 1}\n") == 5);
-    CHECK(CheckReadsInPieces("---\n---\n---\na: 1\n---\n") == 4);  // empty documents, and "---" last
-    // yaml-cpp looks past a "---" ending the stream for what follows it: the piece before it is
-    // read again in turn, as one that may be held back (below).
-    CHECK(CheckReadsInPieces("a: 1\n---") == 1);
-    CHECK(CheckReadsInPieces("a: 1\r\n---\r\nb: 2\r\n---\r\nc: 3\r\n") == 3);
-    CHECK(CheckReadsInPieces("k: |\n  text\n---\nl: >\n  folded\n\n---\n--- |\n  top\n---\nm: 1\n") == 5);
-    CHECK(CheckReadsInPieces("a: 1\n---\nb: 2\n...\nc: 3\n---\nd: 4\n") == 3);
-  }
-  SUBCASE("lines like a document start that are none are no cuts") {
-    CHECK(CheckReadsInPieces("first\n----\n---x\nmore\n---\nnext\n") == 2);
-    CHECK(CheckReadsInPieces("a: |\n  ---\nb: '\n  ---'\n") == 1);
-  }
-  SUBCASE("a document start inside a scalar or a flow collection: the error of the read in turn") {
-    CHECK(CheckReadsInPieces("a: 1\n---\nb: \"open\n---\nc: 2\n---\nd: 3\n") == 1);
-    CHECK(CheckReadsInPieces("a: 1\n---\nb: [1,\n---\n2]\n---\nc: 1\n") == 1);
-    CHECK(Outline("a: 1\n---\nb: \"open\n---\nc: 2\n").find("error: job.yaml:4:1: malformed YAML") != std::string::npos);
-  }
-  SUBCASE("errors in later pieces, at their lines") {
-    CHECK(CheckReadsInPieces("a: 1\n---\nb: 2\n---\nc: 3\n  d: 4\n---\ne: 5\n") == 2);
-    CHECK(CheckReadsInPieces("a: 1\n---\nb:\n\t- x\n") == 1);
-    CHECK(CheckReadsInPieces("a: 1\n---\nb: 1\nb: 2\n") == 1);
-    CHECK(CheckReadsInPieces("a: 1\n---\n]\n---\nb: 1\n") == 1);
-    CHECK(CheckReadsInPieces("a: &x 1\n---\nb: *x\n") == 1);
-    CHECK(Outline("a: 1\n---\nb: 2\n---\nc: 3\n  d: 4\n", {}, ParseSplit{1, 1}) ==
-          "---\nobject @job.yaml:1:1\nkey a @job.yaml:1:1\n  integer 1 @job.yaml:1:4\n"
-          "---\nobject @job.yaml:3:1\nkey b @job.yaml:3:1\n  integer 2 @job.yaml:3:4\n"
-          "error: job.yaml:6:4: malformed YAML: illegal map value\n");
-  }
-  SUBCASE("directives hold for the documents after them: no cut after one") {
-    CHECK(CheckReadsInPieces("a: 1\n---\nb: 2\n...\n%YAML 1.2\n---\nc: 3\n---\nd: 4\n") == 2);
-    // yaml-cpp keeps a %TAG for the documents that do not set their own: the third reads !!str
-    // with it (and fails, so that the read in turn decides from the first piece on).
-    std::string tags = "a: !!str 1\n...\n%TAG !! tag:example.com,2000:\n--- !!str b\n...\n---\nc: !!str d\n";
-    CHECK(CheckReadsInPieces(tags) == 0);
-    CHECK(Outline(tags).find("unsupported tag \"tag:example.com,2000:str\"") != std::string::npos);
-  }
-  SUBCASE("what yaml-cpp reads differently from a stream's start") {
-    // A carriage return alone may count as a line break: no cut after one.
-    CHECK(CheckReadsInPieces("a: 1\n---\nb: \"x\ry\"\n---\nc: 2\n---\nd: 3\n") == 2);
-    // 0x04 is yaml-cpp's own end-of-stream mark: in the input, it reads as a null key, a keyless
-    // line before a "---" (below).
-    CHECK(CheckReadsInPieces(std::string("a: 1\n---\nb: 2\n") + '\x04' + "\n---\nc: 3\n") == 1);
-    // A zero byte among the first four makes yaml-cpp read UTF-16 or UTF-32.
-    CHECK(CheckReadsInPieces(std::string("a\0: 1\n---\nb: 2\n", 15)) == 0);
-  }
-  // Found by fuzzing: a line with no ":" at a block map's indentation, just before a "---", reads
-  // as a key without a value, but yaml-cpp then scans to the stream's end or first error before
-  // it hands on anything more: a later scanner error comes before the documents in between.
-  SUBCASE("a keyless last line makes yaml-cpp scan to the end before it reads on") {
-    std::string held = "a: 1\nb\n---\nc: 1\nc: 2\n---\nx: y: z\n";
-    CHECK(Outline(held) == "error: job.yaml:7:5: malformed YAML: illegal map value\n");
-    CHECK(CheckReadsInPieces(held) == 0);
-    std::string clean = "a: 1\nb\n---\nc: 1\n---\nd:\n  - e\n  f\n---\ng: 1\n";
-    CHECK(Outline(clean).find("key b @job.yaml:2:1\n  null") != std::string::npos);
-    CHECK(CheckReadsInPieces(clean) == 0);
-    // Only that line holds yaml-cpp back: the pieces before it count.
-    CHECK(CheckReadsInPieces("a: 1\n---\nb: 2\n---\nc: 1\nd\n---\ne: 1\n") == 2);
-  }
-  SUBCASE("the limits count the whole stream") {
-    std::string docs = "a: [1, 2]\n---\nb: [3, 4]\n---\nc: [5, 6]\n---\nd: [7, 8]\n";
-    ReadLimits limits;
-    limits.max_values = 10;
-    CHECK(CheckReadsInPieces(docs, limits) == 2);
-    CHECK(Outline(docs, limits).find("error: job.yaml:5:1: more than 10 values") != std::string::npos);
-    std::string aliases = "a: &x [1, 2]\nb: *x\n---\nc: &y [3, 4]\nd: *y\n---\ne: &z [5]\nf: *z\n";
-    limits = ReadLimits{};
-    limits.max_alias_nodes = 13;
-    CHECK(CheckReadsInPieces(aliases, limits) == 2);
-    CHECK(Outline(aliases, limits).find("alias expansion limit") != std::string::npos);
-  }
+// yaml-cpp keeps a %TAG for the documents after it that do not set their own: the third reads
+// !!str with it.
+TEST_CASE("a directive holds for the documents after it, as yaml-cpp reads them") {
+  std::string tags = "a: !!str 1\n...\n%TAG !! tag:example.com,2000:\n--- !!str b\n...\n---\nc: !!str d\n";
+  CHECK(Outline(tags).find("unsupported tag \"tag:example.com,2000:str\"") != std::string::npos);
 }
 
-TEST_CASE("a long stream read in pieces by several threads hands its documents over in order") {
+// Found by fuzzing: a line with no ":" at a block map's indentation, just before a "---", reads
+// as a key without a value, but yaml-cpp then scans to the stream's end or first error before
+// it hands on anything more: a later scanner error comes before the documents in between.
+TEST_CASE("a keyless last line before a document start reads as a key without a value") {
+  std::string held = "a: 1\nb\n---\nc: 1\nc: 2\n---\nx: y: z\n";
+  CHECK(Outline(held) == "error: job.yaml:7:5: malformed YAML: illegal map value\n");
+  std::string clean = "a: 1\nb\n---\nc: 1\n---\nd:\n  - e\n  f\n---\ng: 1\n";
+  CHECK(Outline(clean).find("key b @job.yaml:2:1\n  null") != std::string::npos);
+}
+
+TEST_CASE("the limits count the whole stream, over all its documents") {
+  std::string docs = "a: [1, 2]\n---\nb: [3, 4]\n---\nc: [5, 6]\n---\nd: [7, 8]\n";
+  ReadLimits limits;
+  limits.max_values = 10;
+  CHECK(Outline(docs, limits).find("error: job.yaml:5:1: more than 10 values") != std::string::npos);
+  std::string aliases = "a: &x [1, 2]\nb: *x\n---\nc: &y [3, 4]\nd: *y\n---\ne: &z [5]\nf: *z\n";
+  limits = ReadLimits{};
+  limits.max_alias_nodes = 13;
+  CHECK(Outline(aliases, limits).find("alias expansion limit") != std::string::npos);
+}
+
+TEST_CASE("a long stream hands its documents over in order") {
   std::string yaml;
   for (int i = 0; i < 2000; ++i) {
     yaml += fmt::format("---\nkind: TrainJob\nmetadata:\n  name: job-{}\n  labels: {{a: b}}\nspec:\n  count: {}\n  list: [x, y]\n", i, i);
   }
-  std::string in_turn = Outline(yaml);
-  for (std::size_t helpers : {1, 3}) {
-    std::size_t used = 0;
-    CHECK(Outline(yaml, {}, ParseSplit{4096, helpers, 4, &used}) == in_turn);
-    CHECK(used > 40);
-  }
+  int seen = 0;
+  ForEachYamlDocument(yaml, &kFile, [&](Tree& doc) {
+    CHECK(doc.Find("metadata")->FindString("name") != nullptr);
+    CHECK(*doc.Find("metadata")->FindString("name") == fmt::format("job-{}", seen));
+    CHECK(doc.origin().line == static_cast<std::uint32_t>(seen * 8 + 2));
+    ++seen;
+  });
+  CHECK(seen == 2000);
   SUBCASE("a problem near the end comes after every document before it") {
-    std::string bad = yaml + "---\nkind: [\n";
-    std::string out = Outline(bad, {}, ParseSplit{4096, 1, 4});
-    CHECK(out == Outline(bad));
+    std::string out = Outline(yaml + "---\nkind: [\n");
     CHECK(out.find("error: job.yaml:16003:1: malformed YAML: end of sequence flow not found") != std::string::npos);
+    CHECK(out.find("job-1999") != std::string::npos);
   }
-  SUBCASE("a handler that throws stops the read and its helpers") {
-    int seen = 0;
+  SUBCASE("a handler that throws stops the read") {
+    seen = 0;
     auto each = [&](Tree&) {
       if (++seen == 500) throw std::runtime_error("enough");
     };
-    CHECK_THROWS_WITH(ForEachYamlDocument(yaml, &kFile, each, {}, ParseSplit{4096, 3, 4}), "enough");
+    CHECK_THROWS_WITH(ForEachYamlDocument(yaml, &kFile, each), "enough");
     CHECK(seen == 500);
-  }
-}
-
-TEST_CASE("a long stream that other threads help parse hands its documents over in order") {
-  std::string yaml;
-  for (int i = 0; i < 2000; ++i) {
-    yaml += fmt::format("---\nkind: TrainJob\nmetadata:\n  name: job-{}\nspec:\n  count: {}\n", i, i);
-  }
-  std::string in_turn = Outline(yaml);
-  std::size_t used = 0;
-  CHECK(OutlineLent(yaml, {}, ParseSplit{2048, 0, 4, &used}, 1) == in_turn);
-  CHECK(used > 20);
-  SUBCASE("a problem near the end comes after every document before it") {
-    std::string bad = yaml + "---\nkind: [\n";
-    CHECK(OutlineLent(bad, {}, ParseSplit{2048, 0, 4}, 1) == Outline(bad));
-  }
-  SUBCASE("the stream is checked as it is given") {
-    std::string bad = yaml + "name: \xff\n";
-    CHECK_THROWS_WITH(PieceParse(bad, &kFile, {}, ParseSplit{2048, 0, 4}), "job.yaml:12001:7: invalid UTF-8");
-  }
-  SUBCASE("a handler that throws stops the help") {
-    PieceParse parse(yaml, &kFile, {}, ParseSplit{2048, 0, 4});
-    std::thread lender([&] { parse.Help(); });
-    int seen = 0;
-    CHECK_THROWS_WITH(parse.Run([&](Tree&) {
-      if (++seen == 500) throw std::runtime_error("enough");
-    }),
-                      "enough");
-    lender.join();  // returns: the parse stopped
-    CHECK(seen == 500);
-  }
-  SUBCASE("one piece at a time, before the handover, up to the window") {
-    PieceParse parse(yaml, &kFile, {}, ParseSplit{2048, 0, 4, &used});
-    int parsed = 0;
-    while (parse.HelpOnce()) ++parsed;
-    CHECK(parsed == 4);  // the window: nothing handed over yet
-    std::string out;
-    parse.Run([&](Tree& doc) { out += "---\n" + doc.Outline(); });
-    CHECK(out == in_turn);
-    CHECK(used > 20);
-    CHECK_FALSE(parse.HelpOnce());  // all handed over
-  }
-  SUBCASE("one piece at a time: nothing once stopped, nor in a stream too short to cut") {
-    PieceParse parse(yaml, &kFile, {}, ParseSplit{2048, 0, 4});
-    parse.Stop();
-    CHECK_FALSE(parse.HelpOnce());
-    PieceParse whole(yaml, &kFile, {}, ParseSplit{0, 0, 4});
-    CHECK_FALSE(whole.HelpOnce());
-    std::string out;
-    whole.Run([&](Tree& doc) { out += "---\n" + doc.Outline(); });
-    CHECK(out == in_turn);
-  }
-  SUBCASE("help waits for room while no document is handed over, until stopped") {
-    PieceParse parse(yaml, &kFile, {}, ParseSplit{2048, 0, 2, &used});
-    std::thread lender([&] { parse.Help(); });
-    parse.Stop();
-    lender.join();
-    parse.Help();  // at once, stopped
-    CHECK(used == 0);
   }
 }
 

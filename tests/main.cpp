@@ -1,9 +1,11 @@
-// The test binary: doctest unit tests, or `trainer_tests golden CASE_DIR` for one golden case.
+// The test binary: doctest unit tests, or one of the modes below that ctest runs (tests/CMakeLists.txt).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "tests/golden.h"
 #include "tests/smp_kubectl.h"
@@ -13,6 +15,10 @@ int main(int argc, char** argv) {
   // trainer_tests golden CASE_DIR [PLUGIN_ORDER]
   if ((argc == 3 || argc == 4) && std::strcmp(argv[1], "golden") == 0) {
     return trainer::testing::RunGoldenCase(argv[2], argc == 4 ? argv[3] : "");
+  }
+  // trainer_tests suite DIR...
+  if (argc >= 3 && std::strcmp(argv[1], "suite") == 0) {
+    return trainer::testing::RunCheckSuite(std::vector<std::string>(argv + 2, argv + argc));
   }
   // trainer_tests smp-kubectl [CASES [SEED]]
   if (argc >= 2 && argc <= 4 && std::strcmp(argv[1], "smp-kubectl") == 0) {

@@ -62,9 +62,19 @@ bool UpdateGolden() {
   return value != nullptr && std::string(value) == "1";
 }
 
+// Whether the substring check `path` (a case's `stderr` or `error`) is there but empty, which would
+// match any output: says so.
+bool EmptyExpectation(const fs::path& path) {
+  if (!fs::exists(path) || !Trim(ReadAll(path)).empty()) return false;
+  std::cout << path.string() << ": empty, so it would match any message: write the text it must contain, "
+            << "or remove the file\n";
+  return true;
+}
+
 }  // namespace
 
 int RunGoldenCase(const std::string& case_dir, const std::string& plugin_order) {
+  if (EmptyExpectation(fs::path(case_dir) / "error")) return 1;
   // The reruns in another plugin order only compare: the expected files are the registry order's.
   bool update = plugin_order.empty() && UpdateGolden();
   SuiteOptions options;
@@ -115,6 +125,7 @@ int RunCommandCase(const std::string& case_dir) {
     }
     args.push_back(a);
   }
+  if (EmptyExpectation(dir / "stderr")) return 1;
   Run run = RunTrainer(args);
   if (UpdateGolden()) {
     std::ofstream(dir / "stdout", std::ios::binary) << run.out;

@@ -4,10 +4,12 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <string>
 #include <vector>
 
 #include "tests/golden.h"
+#include "tests/shared.h"
 #include "tests/smp_kubectl.h"
 
 int main(int argc, char** argv) {
@@ -24,6 +26,17 @@ int main(int argc, char** argv) {
   if (argc >= 2 && argc <= 4 && std::strcmp(argv[1], "smp-kubectl") == 0) {
     return trainer::testing::RunSmpKubectl(argc >= 3 ? std::atoi(argv[2]) : 200,
                                            argc == 4 ? static_cast<unsigned>(std::atoi(argv[3])) : 20261202u);
+  }
+  // trainer_tests upstream [DOCTEST_OPTIONS]: the test suite "upstream", skipped as a whole without
+  // ../shared/upstream.
+  if (argc >= 2 && std::strcmp(argv[1], "upstream") == 0) {
+    if (trainer::testing::SharedUpstreamDir().empty()) {
+      std::cout << "skipped: ../shared/upstream is absent beside the checkout\n";
+      return trainer::testing::kSkipped;
+    }
+    doctest::Context context(argc - 1, argv + 1);
+    context.addFilter("test-suite", "upstream");
+    return context.run();
   }
   doctest::Context context(argc, argv);
   return context.run();

@@ -2,16 +2,9 @@
 # Command-line behaviour of the trainer binary: exit codes, all-or-nothing output, --output-dir,
 # --show-only, stdin, and that the docs and CI agree with the binary. Usage: cli_test.sh TRAINER
 set -u
+source "$(dirname "$0")/lib.sh"
 trainer=$1
 cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
-}
 
 run() {  # run ARGS... ; sets $rc, $out, $err
   "$trainer" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
@@ -141,5 +134,4 @@ ci_packages=$(sed -n '/apt-get install/,/dev.null/p' .ci/run | packages)
 check "the README and .ci/run install packages" test -n "$readme_packages"
 check "the README installs the packages .ci/run installs" test "$readme_packages" = "$ci_packages"
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+finish

@@ -5,16 +5,11 @@
 # lists them (-o, --color), and files or directories for file arguments.
 # Usage: completion_test.sh SHELL TRAINER. Exits 77 when SHELL is not installed.
 set -u
+source "$(dirname "$0")/lib.sh"
 shell=$1
 trainer=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 root=$(cd "$(dirname "$0")/.." && pwd)
-if ! command -v "$shell" >/dev/null; then
-  echo "SKIP: $shell is not installed (apt-get install $shell)"
-  exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
+require "$shell"
 
 # trainer on PATH under its own name, as users run it; a folder with a bit of everything.
 mkdir -p "$tmp/bin" "$tmp/work/jobs" "$tmp/work/runtimes"
@@ -61,10 +56,9 @@ compare() {
   got=$(candidates "$line" | $filter)
   want=$(printf '%s\n' "$@" | grep -v '^$' | sort -u)
   if [[ $got == "$want" ]]; then
-    passed=$((passed + 1))
+    pass
   else
-    failed=$((failed + 1))
-    echo "FAIL: $shell: $name: completing '$line'"
+    fail "$shell: $name: completing '$line'"
     diff <(printf '%s' "${want:+$want$'\n'}") <(printf '%s' "${got:+$got$'\n'}") | sed -n 's/^</  missing:/p; s/^>/  unexpected:/p'
   fi
 }
@@ -123,5 +117,4 @@ expect "diff reads any file (kubectl diff's have no extension)" "trainer diff " 
 expect "test reads case folders" "trainer test " jobs runtimes
 expect_arguments "plugins takes no file" "trainer plugins "
 
-echo "$shell: $passed passed, $failed failed"
-test "$failed" -eq 0
+finish "$shell"

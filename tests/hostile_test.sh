@@ -8,6 +8,7 @@
 # HOSTILE_TIME_FACTOR scales the time bounds (the sanitizer build sets it); memory bounds use
 # `ulimit -v`, which AddressSanitizer's shadow memory defeats, so they are skipped under it.
 set -uo pipefail
+source "$(dirname "$0")/lib.sh"
 
 trainer=$(realpath "$1")
 factor=${HOSTILE_TIME_FACTOR:-1}
@@ -20,16 +21,8 @@ else
   asan=0
 fi
 
-work=$(mktemp -d)
-cleanup() {
-  [[ -n ${writer_pid:-} ]] && kill "$writer_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-cd "$work" || exit 1
-
-passed=0
-failed=0
+trap '[[ -n ${writer_pid:-} ]] && kill "$writer_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
 
 # check NAME SECONDS MEMORY_MB EXPECTED_EXIT EXPECTED_STDERR_TEXT -- ARGS...
 # Runs trainer with ARGS under `timeout SECONDS*factor` and `ulimit -v MEMORY_MB`, with stdin
@@ -55,11 +48,10 @@ check() {
     problems+=("more than one line on stderr: $(head -c 300 err)")
   fi
   if ((${#problems[@]})); then
-    echo "FAIL $name: ${problems[*]}"
-    failed=$((failed + 1))
+    fail "$name: ${problems[*]}"
   else
     printf 'ok   %-28s %6.2fs  %s\n' "$name" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" "$(head -c 120 err)"
-    passed=$((passed + 1))
+    pass
   fi
 }
 
@@ -146,8 +138,7 @@ kill "$writer_pid" 2>/dev/null  # done if trainer read the stream; blocked in it
 wait "$writer_pid" 2>/dev/null
 writer_pid=
 if ! diff <("$trainer" render job.yaml | sed 1,2d) <(sed 1,2d out) >/dev/null; then
-  echo "FAIL fifo-valid: output differs from the same stream read from a file"
-  failed=$((failed + 1))
+  fail "fifo-valid: output differs from the same stream read from a file"
 fi
 
 # Directories whose symbolic links lead back up: listed once, not forever.
@@ -183,5 +174,4 @@ awk 'BEGIN {
 }' >many-runtimes.yaml
 check runtimes-5000-jobs-5000 15 600 0 "" -- render --quiet many-runtimes.yaml
 
-echo "$passed passed, $failed failed"
-[[ $failed == 0 ]]
+finish

@@ -5,16 +5,9 @@
 # CMake's project(). Usage: install_test.sh BUILD_DIR. Exits 77 when kubectl is absent (after the
 # install checks).
 set -u
+source "$(dirname "$0")/lib.sh"
 build=$(cd "$1" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
-}
 
 prefix=$tmp/prefix
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1
@@ -48,10 +41,9 @@ check "as kubectl-trainer, errors point to kubectl trainer --help" \
   grep -q "Run 'kubectl trainer --help'" <<<"$("$prefix/bin/kubectl-trainer" render --no-such-option 2>&1)"
 
 if ! command -v kubectl >/dev/null; then
-  echo "$passed passed, $failed failed"
+  counts
   [[ $failed -eq 0 ]] || exit 1
-  echo "SKIP: kubectl is not installed: kubectl trainer not run"
-  exit 77
+  skip "kubectl is not installed: kubectl trainer not run"
 fi
 # kubectl finds plugins on PATH; it needs no cluster for them.
 export PATH="$prefix/bin:$PATH" KUBECONFIG="$tmp/no-kubeconfig" HOME="$tmp/home"
@@ -69,5 +61,4 @@ check "kubectl trainer passes the exit status through (exit $rc, want 2)" test "
 check "kubectl trainer --help says kubectl trainer" grep -q '^Usage: kubectl trainer ' <<<"$(kubectl trainer --help)"
 check "kubectl plugin list finds kubectl-trainer" grep -q "$prefix/bin/kubectl-trainer" <<<"$(kubectl plugin list 2>/dev/null)"
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+finish

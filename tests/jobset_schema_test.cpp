@@ -568,12 +568,8 @@ properties:
                                  "finalizers[1]: duplicate value string \"a\""});
 }
 
-TEST_CASE("the JobSet CRD schema uses only keywords and formats the schema validator understands") {
-  std::string upstream = testing::SharedUpstreamDir();
-  if (upstream.empty()) {
-    MESSAGE("skipped: ../shared/upstream (the JobSet CRD) is absent beside the checkout");
-    return;
-  }
+TEST_CASE("the JobSet CRD schema uses only keywords and formats the schema validator understands" * doctest::test_suite("upstream")) {
+  std::string upstream = testing::RequireSharedUpstreamDir();
   Tree schema = JobSetSchema(upstream);
   std::vector<std::string> unknown;
   std::size_t schemas = 0;
@@ -603,12 +599,8 @@ TEST_CASE("the JobSet CRD schema uses only keywords and formats the schema valid
   CHECK_MESSAGE(unknown.empty(), "schema keywords the validator does not know:\n" << Lines(unknown));
 }
 
-TEST_CASE("the JobSet CRD schema rejects an unknown container field, through the schema validator") {
-  std::string upstream = testing::SharedUpstreamDir();
-  if (upstream.empty()) {
-    MESSAGE("skipped: ../shared/upstream (the JobSet CRD) is absent beside the checkout");
-    return;
-  }
+TEST_CASE("the JobSet CRD schema rejects an unknown container field, through the schema validator" * doctest::test_suite("upstream")) {
+  std::string upstream = testing::RequireSharedUpstreamDir();
   constexpr std::string_view job_set = R"(
 apiVersion: jobset.x-k8s.io/v1alpha2
 kind: JobSet
@@ -638,12 +630,8 @@ spec:
                     });
 }
 
-TEST_CASE("every JobSet in the golden files satisfies the JobSet CRD schema") {
-  std::string upstream = testing::SharedUpstreamDir();
-  if (upstream.empty()) {
-    MESSAGE("skipped: ../shared/upstream (the JobSet CRD) is absent beside the checkout");
-    return;
-  }
+TEST_CASE("every JobSet in the golden files satisfies the JobSet CRD schema" * doctest::test_suite("upstream")) {
+  std::string upstream = testing::RequireSharedUpstreamDir();
   Tree schema = JobSetSchema(upstream);
   std::vector<std::filesystem::path> files;
   for (const auto& entry :
@@ -665,12 +653,8 @@ TEST_CASE("every JobSet in the golden files satisfies the JobSet CRD schema") {
   REQUIRE(job_sets > 0);
 }
 
-TEST_CASE("the JobSets rendered from examples/quickstart.yaml satisfy the JobSet CRD schema") {
-  std::string upstream = testing::SharedUpstreamDir();
-  if (upstream.empty()) {
-    MESSAGE("skipped: ../shared/upstream (the JobSet CRD) is absent beside the checkout");
-    return;
-  }
+TEST_CASE("the JobSets rendered from examples/quickstart.yaml satisfy the JobSet CRD schema" * doctest::test_suite("upstream")) {
+  std::string upstream = testing::RequireSharedUpstreamDir();
   Tree schema = JobSetSchema(upstream);
   auto fs = NewRealFileSystem();
   std::size_t job_sets = 0;

@@ -6,15 +6,10 @@
 #            line carries the binary's version; the sections a user looks for are there.
 #   render:  groff -ww formats it without a warning, and man -l renders it (exit 77 without them).
 set -u
+source "$(dirname "$0")/lib.sh"
 mode=$1 trainer=$2
 cd "$(dirname "$0")/.." || exit 2
 page=man/trainer.1
-passed=0 failed=0
-
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
-}
 
 case $mode in
   options)
@@ -60,21 +55,16 @@ case $mode in
     done ;;
 
   render)
-    for tool in groff man; do
-      if ! command -v "$tool" >/dev/null; then
-        echo "SKIP: $tool is not installed (apt-get install groff man-db)"
-        exit 77
-      fi
-    done
+    require groff
+    require man man-db
     warnings=$(groff -man -ww -z "$page" 2>&1)
     check "groff -ww formats the page without warnings" test -z "$warnings"
     [[ -z $warnings ]] || echo "$warnings" | sed 's/^/  /'
     # man as a user runs it, on an 80-column terminal, with groff's warnings on.
-    MANWIDTH=80 man --warnings -l "$page" >"${TMPDIR:-/tmp}/trainer-man.$$" 2>"${TMPDIR:-/tmp}/trainer-man-err.$$"
+    MANWIDTH=80 man --warnings -l "$page" >"$tmp/man" 2>"$tmp/man-err"
     rc=$?
-    text=$(cat "${TMPDIR:-/tmp}/trainer-man.$$")
-    warnings=$(cat "${TMPDIR:-/tmp}/trainer-man-err.$$")
-    rm -f "${TMPDIR:-/tmp}/trainer-man.$$" "${TMPDIR:-/tmp}/trainer-man-err.$$"
+    text=$(cat "$tmp/man")
+    warnings=$(cat "$tmp/man-err")
     check "man -l renders the page (exit $rc)" test "$rc" -eq 0
     check "man -l prints no warnings" test -z "$warnings"
     [[ -z $warnings ]] || echo "$warnings" | sed 's/^/  /'
@@ -84,5 +74,4 @@ case $mode in
   *) echo "usage: man_test.sh options|render TRAINER" >&2; exit 2 ;;
 esac
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+finish

@@ -9,22 +9,11 @@
 # itself; before that, from a scratch repository holding a copy of it. The config run always uses
 # such a scratch repository, as it needs a commit (rev) that holds the working tree's hooks.
 set -u
+source "$(dirname "$0")/lib.sh"
 trainer=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(cd "$(dirname "$0")/.." && pwd)
-for tool in pre-commit git; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "SKIP: $tool is not installed (apt-get install $tool)"
-    exit 77
-  fi
-done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $name"; fi
-}
+require pre-commit
+require git
 
 # The hooks run the trainer on PATH; pre-commit and git keep to the scratch folder.
 mkdir -p "$tmp/bin"
@@ -232,5 +221,4 @@ rc=$?
 check "config: a commit with a typo in a TrainJob is refused (exit $rc)" test $rc -ne 0
 check "config: trainer-render failed" grep -q 'trainer render\.*Failed' "$tmp/out"
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+finish

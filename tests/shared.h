@@ -19,6 +19,14 @@ inline std::string SharedUpstreamDir() {
   return std::filesystem::is_directory(dir) ? dir.string() : std::string();
 }
 
+// The ../shared/upstream folder, for the tests of the doctest test suite "upstream": ctest runs
+// them as `trainer_tests upstream`, a whole-test skip without it; run otherwise, they fail without it.
+inline std::string RequireSharedUpstreamDir() {
+  std::string dir = SharedUpstreamDir();
+  REQUIRE_MESSAGE(!dir.empty(), "../shared/upstream is absent beside the checkout");
+  return dir;
+}
+
 // The openAPIV3Schema of the first version of the CRD in `file`. `file` names positions in the
 // returned tree and must outlive it.
 inline Tree CrdSchema(const std::string& file) {

@@ -24,12 +24,8 @@ std::vector<std::string> YamlFilesUnder(const std::string& dir) {
 
 }  // namespace
 
-TEST_CASE("every upstream runtime and example decodes without an error") {
-  std::string upstream = testing::SharedUpstreamDir();
-  if (upstream.empty()) {
-    MESSAGE("skipped: ../shared/upstream is absent");
-    return;
-  }
+TEST_CASE("every upstream runtime and example decodes without an error" * doctest::test_suite("upstream")) {
+  std::string upstream = testing::RequireSharedUpstreamDir();
   auto fs = NewRealFileSystem();
   std::vector<std::string> files = YamlFilesUnder(upstream + "/manifests/base/runtimes");
   std::vector<std::string> examples = YamlFilesUnder(upstream + "/examples");
@@ -49,12 +45,8 @@ TEST_CASE("every upstream runtime and example decodes without an error") {
   CHECK(jobs >= 5);
 }
 
-TEST_CASE("the multi-node example renders on the torch-distributed runtime") {
-  std::string upstream = testing::SharedUpstreamDir();
-  if (upstream.empty()) {
-    MESSAGE("skipped: ../shared/upstream is absent");
-    return;
-  }
+TEST_CASE("the multi-node example renders on the torch-distributed runtime" * doctest::test_suite("upstream")) {
+  std::string upstream = testing::RequireSharedUpstreamDir();
   auto fs = NewRealFileSystem();
   RenderRequest request;
   request.load.paths = {upstream + "/examples/yaml/01-multi-node.yaml"};

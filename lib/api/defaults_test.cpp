@@ -50,12 +50,8 @@ Tree Parse(const char* yaml) {
 
 }  // namespace
 
-TEST_CASE("the defaults table matches every default of the upstream CRDs") {
-  std::string upstream = testing::SharedUpstreamDir();
-  if (upstream.empty()) {
-    MESSAGE("skipped: ../shared/upstream is absent, so the table cannot be checked against the CRDs");
-    return;
-  }
+TEST_CASE("the defaults table matches every default of the upstream CRDs" * doctest::test_suite("upstream")) {
+  std::string upstream = testing::RequireSharedUpstreamDir();
   std::string crds = upstream + "/manifests/base/crds/";
   CHECK(CrdDefaults(crds + "trainer.kubeflow.org_trainjobs.yaml") == TableDefaults(DefaultRule::Scope::kTrainJob));
   CHECK(CrdDefaults(crds + "trainer.kubeflow.org_clustertrainingruntimes.yaml") == TableDefaults(DefaultRule::Scope::kRuntime));

@@ -112,12 +112,8 @@ using Lines = std::vector<std::string>;
 
 }  // namespace
 
-TEST_CASE("the schema table matches every constraint of the upstream CRDs") {
-  std::string upstream = testing::SharedUpstreamDir();
-  if (upstream.empty()) {
-    MESSAGE("skipped: ../shared/upstream is absent, so the table cannot be checked against the CRDs");
-    return;
-  }
+TEST_CASE("the schema table matches every constraint of the upstream CRDs" * doctest::test_suite("upstream")) {
+  std::string upstream = testing::RequireSharedUpstreamDir();
   std::string crds = upstream + "/manifests/base/crds/";
   CHECK(CrdRows(crds + "trainer.kubeflow.org_trainjobs.yaml") == TableRows(SchemaScope::kTrainJob));
   CHECK(CrdRows(crds + "trainer.kubeflow.org_trainingruntimes.yaml") == TableRows(SchemaScope::kRuntime));

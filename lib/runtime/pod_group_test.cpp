@@ -203,7 +203,8 @@ TEST_CASE("Every rendered PodGroup has the shape of upstream's PodGroup apply co
       }
     }
   }
-  CHECK(checked >= 30);
+  // legacy.yaml is kept only where it differs from current.yaml, so each PodGroup counts about once.
+  CHECK(checked >= 20);
 }
 
 }  // namespace trainer

@@ -12,6 +12,7 @@
 
 #include "api/validation.h"
 #include "diff/diff.h"
+#include "diff/unified.h"
 #include "util/error.h"
 #include "util/go_format.h"
 #include "yaml/reader.h"
@@ -28,6 +29,7 @@ constexpr const char* kArgs = "args";
 constexpr const char* kCurrent = "current.yaml";
 constexpr const char* kLegacy = "legacy.yaml";
 constexpr const char* kError = "error";
+constexpr const char* kOrderDependent = "order-dependent";
 constexpr const char* kCaseFiles[] = {kInput, kArgs, kCurrent, kLegacy, kError};
 constexpr const char* kArrow = " → ";
 
@@ -262,7 +264,10 @@ struct Outcome {
 
 class CaseRunner {
  public:
-  CaseRunner(SuiteMode mode, FileSystem& fs, CaseResult& result) : mode_(mode), fs_(fs), result_(result) {}
+  CaseRunner(SuiteMode mode, const SuiteOptions& options, FileSystem& fs, CaseResult& result)
+      : mode_(mode), options_(options), fs_(fs), result_(result) {
+    request_.render.plugin_order = options.plugin_order;
+  }
 
   void Run() {
     bool has_input = Has(kInput);
@@ -410,20 +415,45 @@ class CaseRunner {
       if (updating()) Remove(kError);
     }
     if (outputs.empty()) return RecordNewCase(current, has_error);
-    for (const char* name : outputs) {
+    bool order_dependent = !options_.plugin_order.empty() && Has(kOrderDependent);
+    bool any_difference = false;
+    for (const char* name : {kCurrent, kLegacy}) {
       bool legacy = std::string_view(name) == kLegacy;
+      const char* expected = Has(name) ? name : legacy && LegacyDefaultsToCurrent() ? kCurrent : nullptr;
+      if (expected == nullptr) continue;
       Outcome outcome = legacy ? RenderAs(true) : current;
       if (!outcome.ok) {
         Unfixable(fmt::format("{}: the rendering with --legacy fails:", name));
         AppendIndented(result_.report, outcome.text, "  ");
         continue;
       }
-      std::vector<std::string> lines = CompareWithFile(name, outcome.text);
+      std::vector<std::string> lines = CompareWithFile(expected, outcome.text, legacy);
+      bool same_as_current = legacy && LegacyDefaultsToCurrent() && outcome.text == current.text;
+      if (same_as_current && Has(kLegacy)) {
+        lines.push_back(
+            "obsolete legacy.yaml: the rendering with --legacy is the same as without, which current.yaml holds");
+      }
       if (lines.empty()) continue;
+      any_difference = true;
+      if (order_dependent) continue;
       for (const std::string& line : lines) Differs(line);
-      if (updating()) Write(name, outcome.text);
+      if (!updating()) continue;
+      if (same_as_current) {
+        if (Has(kLegacy)) Remove(kLegacy);
+      } else {
+        Write(name, outcome.text);
+      }
+    }
+    if (order_dependent && !any_difference) {
+      Unfixable(fmt::format(
+          "the case says it depends on the plugin order, but TRAINER_PLUGIN_ORDER={} changes nothing: update or "
+          "remove {}",
+          options_.plugin_order, PathOf(kOrderDependent)));
     }
   }
+
+  // Whether a missing legacy.yaml stands for current.yaml (SuiteOptions::legacy_defaults_to_current).
+  bool LegacyDefaultsToCurrent() const { return options_.legacy_defaults_to_current && Has(kCurrent); }
 
   // A case with no current.yaml or legacy.yaml.
   void RecordNewCase(const Outcome& current, bool has_error) {
@@ -441,27 +471,48 @@ class CaseRunner {
       return;
     }
     Write(kCurrent, current.text);
-    Write(kLegacy, legacy.text);
+    if (!options_.legacy_defaults_to_current || legacy.text != current.text) Write(kLegacy, legacy.text);
     result_.recorded = !has_error;
   }
 
-  // Report lines for the differences between the expected file `name` and `rendered`.
-  std::vector<std::string> CompareWithFile(const char* name, const std::string& rendered) {
+  // Report lines for the differences between the expected file `name` and `rendered`, the
+  // rendering with --legacy when `legacy`.
+  std::vector<std::string> CompareWithFile(const char* name, const std::string& rendered, bool legacy) {
     std::string path = PathOf(name);
+    // current.yaml standing for a missing legacy.yaml.
+    bool stands_in = legacy && std::string_view(name) == kCurrent;
+    if (options_.exact) return CompareBytes(path, rendered, legacy, stands_in);
     std::string rendered_name = "<rendering>";
+    std::string label = stands_in ? std::string(name) + " (rendered with --legacy, as legacy.yaml is absent)" : name;
     std::vector<Tree> expected;
     try {
       expected = ReadYamlStream(fs_.ReadFile(path), &path);
     } catch (const Error& e) {
-      std::vector<std::string> lines = {fmt::format("{}: cannot be read:", name)};
+      std::vector<std::string> lines = {fmt::format("{}: cannot be read:", label)};
       AppendIndented(lines, e.what(), "  ");
       return lines;
     }
-    return CompareObjects(name, ExpectedObjects(std::move(expected)),
+    return CompareObjects(label, ExpectedObjects(std::move(expected)),
                           ExpectedObjects(ReadYamlStream(rendered, &rendered_name)));
   }
 
+  // SuiteOptions::exact: a unified diff from the expected file at `path` to `rendered`.
+  std::vector<std::string> CompareBytes(const std::string& path, const std::string& rendered, bool legacy,
+                                        bool stands_in) {
+    std::string expected = fs_.ReadFile(path);
+    if (expected == rendered) return {};
+    std::vector<std::string> lines;
+    if (!options_.plugin_order.empty()) lines.push_back("with TRAINER_PLUGIN_ORDER=" + options_.plugin_order + ":");
+    lines.push_back(fmt::format("--- {} (expected{})", path, stands_in ? ", as legacy.yaml is absent" : ""));
+    lines.push_back(fmt::format("+++ trainer{} output (actual)", legacy ? " --legacy" : ""));
+    std::string hunks = UnifiedHunks(SplitLines(expected), SplitLines(rendered), 3);
+    if (hunks.empty()) hunks = "(the lines are the same: the two differ in the newline at the end)";
+    AppendIndented(lines, hunks, "");
+    return lines;
+  }
+
   SuiteMode mode_;
+  const SuiteOptions& options_;
   FileSystem& fs_;
   CaseResult& result_;
   RenderRequest request_;
@@ -638,10 +689,10 @@ std::vector<std::string> FindCases(const std::vector<std::string>& dirs) {
   return cases;
 }
 
-CaseResult RunCase(const std::string& dir, SuiteMode mode, FileSystem& fs) {
+CaseResult RunCase(const std::string& dir, SuiteMode mode, FileSystem& fs, const SuiteOptions& options) {
   CaseResult result;
   result.dir = dir;
-  CaseRunner runner(mode, fs, result);
+  CaseRunner runner(mode, options, fs, result);
   try {
     runner.Run();
     runner.Finish();
@@ -656,10 +707,11 @@ CaseResult RunCase(const std::string& dir, SuiteMode mode, FileSystem& fs) {
   return result;
 }
 
-SuiteResult RunSuite(const std::vector<std::string>& case_dirs, SuiteMode mode, FileSystem& fs) {
+SuiteResult RunSuite(const std::vector<std::string>& case_dirs, SuiteMode mode, FileSystem& fs,
+                     const SuiteOptions& options) {
   SuiteResult suite;
   for (const std::string& dir : case_dirs) {
-    CaseResult result = RunCase(dir, mode, fs);
+    CaseResult result = RunCase(dir, mode, fs, options);
     switch (result.status) {
       case CaseResult::Status::kPassed: ++suite.passed; break;
       case CaseResult::Status::kFailed: ++suite.failed; break;

@@ -73,6 +73,21 @@ std::vector<std::string> CompareObjects(const std::string& file, const std::vect
 // read back as another type, maps and lists in flow style.
 std::string FlowValue(const Tree& value);
 
+// What trainer's own golden cases (testdata/, run by tests/golden.cpp) promise beyond users'
+// cases; `trainer test` runs with the defaults.
+struct SuiteOptions {
+  // Expected files hold the rendering byte for byte; a mismatch is reported as a unified diff.
+  bool exact = false;
+  // A case without legacy.yaml expects the rendering with --legacy to be current.yaml, so that
+  // legacy.yaml is kept only where the image behaviour change shows; one that no longer differs is
+  // obsolete, and none is written where the two renderings agree.
+  bool legacy_defaults_to_current = false;
+  // "" or a TRAINER_PLUGIN_ORDER value (reversed, rotated:N): the order the plugins run in. With an
+  // order, a rendering case holding a file `order-dependent` (saying why) must render differently
+  // from its expected files, so that the note stays true, and those differences are not failures.
+  std::string plugin_order;
+};
+
 struct CaseResult {
   enum class Status { kPassed, kFailed, kSkipped };
   std::string dir;
@@ -103,9 +118,10 @@ std::vector<std::string> FindCases(const std::vector<std::string>& dirs);
 
 // Renders one case in-process and compares it with its expected files. Never throws for a
 // problem of the case itself (it fails); the changes it would make are returned, not applied.
-CaseResult RunCase(const std::string& dir, SuiteMode mode, FileSystem& fs);
+CaseResult RunCase(const std::string& dir, SuiteMode mode, FileSystem& fs, const SuiteOptions& options = {});
 
-SuiteResult RunSuite(const std::vector<std::string>& case_dirs, SuiteMode mode, FileSystem& fs);
+SuiteResult RunSuite(const std::vector<std::string>& case_dirs, SuiteMode mode, FileSystem& fs,
+                     const SuiteOptions& options = {});
 
 // The text report: failing, skipped, new and updated cases, then "N passed, N failed[, N skipped]".
 std::string FormatText(const SuiteResult& result);

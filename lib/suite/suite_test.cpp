@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -378,6 +379,71 @@ TEST_CASE("a case naming an absent file under ../shared is skipped") {
   CHECK(result.status == CaseResult::Status::kSkipped);
   CHECK(result.report ==
         Lines{"../shared/upstream/runtimes/absent.yaml is absent (../shared is not beside this checkout)"});
+}
+
+SuiteOptions ProjectOptions(const std::string& plugin_order = "") {
+  SuiteOptions options;
+  options.legacy_defaults_to_current = true;
+  options.plugin_order = plugin_order;
+  return options;
+}
+
+TEST_CASE("with legacy.yaml optional, the rendering with --legacy is compared with current.yaml where it is absent") {
+  auto fs = CaseFiles({{"current.yaml", kExpected}});
+  CHECK(RunCase("s/c", SuiteMode::kCheck, fs).status == CaseResult::Status::kPassed);
+  fs.files["s/c/current.yaml"] = Replace(kExpected, "image: a", "image: z");
+  CaseResult result = RunCase("s/c", SuiteMode::kCheck, fs, ProjectOptions());
+  CHECK(result.status == CaseResult::Status::kFailed);
+  CHECK(result.report ==
+        Lines{"current.yaml: JobSet default/job:",
+              "  spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image: z → a",
+              "current.yaml (rendered with --legacy, as legacy.yaml is absent): JobSet default/job:",
+              "  spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image: z → a"});
+  // The two renderings agree, so an update writes current.yaml only.
+  CHECK(ChangedPaths(RunCase("s/c", SuiteMode::kUpdate, fs, ProjectOptions())) == Lines{"write s/c/current.yaml"});
+  fs.files["s/new/input.yaml"] = kInput;
+  CHECK(ChangedPaths(RunCase("s/new", SuiteMode::kRecord, fs, ProjectOptions())) == Lines{"write s/new/current.yaml"});
+}
+
+TEST_CASE("with legacy.yaml optional, a legacy.yaml the same as the rendering without --legacy is obsolete") {
+  auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", kExpected}});
+  CaseResult result = RunCase("s/c", SuiteMode::kCheck, fs, ProjectOptions());
+  CHECK(result.status == CaseResult::Status::kFailed);
+  CHECK(result.report ==
+        Lines{"obsolete legacy.yaml: the rendering with --legacy is the same as without, which current.yaml holds"});
+  CHECK(ChangedPaths(RunCase("s/c", SuiteMode::kUpdate, fs, ProjectOptions())) == Lines{"remove s/c/legacy.yaml"});
+}
+
+TEST_CASE("exact expected files fail on any byte that differs, with a unified diff") {
+  auto fs = CaseFiles({{"current.yaml", kExpected}});
+  SuiteOptions options = ProjectOptions();
+  options.exact = true;
+  CaseResult result = RunCase("s/c", SuiteMode::kCheck, fs, options);
+  CHECK(result.status == CaseResult::Status::kFailed);
+  REQUIRE(result.report.size() > 4);
+  CHECK(result.report[0] == "--- s/c/current.yaml (expected)");
+  CHECK(result.report[1] == "+++ trainer output (actual)");
+  CHECK(result.report[2].rfind("@@ -1,", 0) == 0);
+  CHECK(std::count(result.report.begin(), result.report.end(), "-# written by hand") == 2);
+  CHECK(std::find(result.report.begin(), result.report.end(), "+++ trainer --legacy output (actual)") !=
+        result.report.end());
+  CaseResult updated = RunCase("s/c", SuiteMode::kUpdate, fs, options);
+  REQUIRE(ChangedPaths(updated) == Lines{"write s/c/current.yaml"});
+  fs.files["s/c/current.yaml"] = *updated.changes[0].content;
+  CHECK(RunCase("s/c", SuiteMode::kCheck, fs, options).status == CaseResult::Status::kPassed);
+}
+
+TEST_CASE("in another plugin order, a case saying it is order-dependent must render differently") {
+  auto fs = CaseFiles({{"current.yaml", kExpected}});
+  CHECK(RunCase("s/c", SuiteMode::kCheck, fs, ProjectOptions("reversed")).status == CaseResult::Status::kPassed);
+  fs.files["s/c/order-dependent"] = "the image depends on which plugin runs last\n";
+  CHECK(RunCase("s/c", SuiteMode::kCheck, fs, ProjectOptions()).status == CaseResult::Status::kPassed);
+  CaseResult result = RunCase("s/c", SuiteMode::kCheck, fs, ProjectOptions("reversed"));
+  CHECK(result.status == CaseResult::Status::kFailed);
+  CHECK(result.report == Lines{"the case says it depends on the plugin order, but TRAINER_PLUGIN_ORDER=reversed "
+                               "changes nothing: update or remove s/c/order-dependent"});
+  fs.files["s/c/current.yaml"] = Replace(kExpected, "image: a", "image: z");
+  CHECK(RunCase("s/c", SuiteMode::kCheck, fs, ProjectOptions("reversed")).status == CaseResult::Status::kPassed);
 }
 
 TEST_CASE("an update writes temporaries first, then renames them into place, then removes obsolete files") {

@@ -5,7 +5,11 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
 #include <string_view>
+#include <vector>
+
+#include "render/render.h"
 
 namespace trainer::app {
 
@@ -15,6 +19,12 @@ Run SetupRender(CLI::App& command);
 Run SetupDiff(CLI::App& command);
 Run SetupPlugins(CLI::App& command);
 Run SetupTest(CLI::App& command);
+
+// A golden case's `args`, read with `trainer render`'s option table into what they ask to render.
+// Throws Error ("args: ...") for what a case cannot use: options that are not render's, stdin,
+// --legacy (both renderings are always made), --generate-ssh-keys (random), --output-dir, --quiet
+// and --skip-non-trainer.
+RenderRequest ParseCaseArgs(const std::vector<std::string>& args);
 
 // Writes `text` to standard output and flushes it; throws Error naming the reason when it cannot.
 void WriteStdout(std::string_view text);

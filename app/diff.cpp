@@ -185,6 +185,7 @@ int RunDiff(const DiffFlags& flags) {
   load.default_namespace = flags.namespace_;
   load.validate = *ParseValidationMode(flags.validate);
   Inputs inputs = Load(load, *fs);
+  inputs.Checkpoint();
   for (const auto& notice : inputs.notices) std::cerr << "trainer: " << notice << '\n';
   RenderOptions render;
   render.flux_templates_dir = flags.flux_templates;

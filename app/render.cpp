@@ -1,6 +1,7 @@
 // `trainer render`: options and output.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +10,9 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <utility>
+#include <vector>
+
 #include <unistd.h>
 
 #include "app/commands.h"
@@ -102,7 +106,8 @@ void PrintSummary(const RenderResult& summary, bool quiet) {
   for (const Diagnostic& warning : summary.warnings) std::cerr << FormatWarning(warning) << '\n';
 }
 
-int RunRender(const RenderFlags& flags) {
+// What the flags ask to render (not where the output goes). Throws Error.
+RenderRequest MakeRequest(const RenderFlags& flags) {
   RenderRequest request;
   request.load.paths = flags.paths;
   request.load.runtime_paths = flags.runtimes;
@@ -111,11 +116,16 @@ int RunRender(const RenderFlags& flags) {
   request.render.generate_ssh_keys = flags.generate_ssh_keys;
   request.render.flux_templates_dir = flags.flux_templates;
   request.load.validate = request.render.validate = *ParseValidationMode(flags.validate);
-  if (const char* order = std::getenv("TRAINER_PLUGIN_ORDER")) request.render.plugin_order = order;
   request.format = flags.output == "json" ? RenderRequest::Format::kJson : RenderRequest::Format::kYaml;
   request.show_only = flags.show_only;
   request.explain = flags.explain;
   if (flags.explain && request.format == RenderRequest::Format::kJson) throw Error("--explain works with -o yaml only");
+  return request;
+}
+
+int RunRender(const RenderFlags& flags) {
+  RenderRequest request = MakeRequest(flags);
+  if (const char* order = std::getenv("TRAINER_PLUGIN_ORDER")) request.render.plugin_order = order;
   auto fs = NewRealFileSystem();
   if (flags.skip_non_trainer) {
     request.load.paths = KeepTrainerFiles(flags.paths, *fs);
@@ -136,47 +146,89 @@ int RunRender(const RenderFlags& flags) {
   return 0;
 }
 
-}  // namespace
-
-Run SetupRender(CLI::App& command) {
-  auto flags = std::make_shared<RenderFlags>();
-  command.add_option("PATH", flags->paths, "TrainJob and runtime files or directories (*.yaml, *.yml, recursively); - for stdin")
+// `trainer render`'s option table, which a golden case's args are read with too.
+void AddRenderOptions(CLI::App& command, RenderFlags& flags) {
+  command.add_option("PATH", flags.paths, "TrainJob and runtime files or directories (*.yaml, *.yml, recursively); - for stdin")
       ->required()
       ->type_name("PATH");
-  command.add_option("-r,--runtime", flags->runtimes, "Add runtimes from this file or directory (repeatable)")
+  command.add_option("-r,--runtime", flags.runtimes, "Add runtimes from this file or directory (repeatable)")
       ->allow_extra_args(false)
       ->type_name("PATH");
-  command.add_option("-n,--namespace", flags->namespace_, "Namespace of objects that set none")
+  command.add_option("-n,--namespace", flags.namespace_, "Namespace of objects that set none")
       ->capture_default_str()
       ->type_name("NAME");
-  command.add_option("-o,--output", flags->output, "Output format")
+  command.add_option("-o,--output", flags.output, "Output format")
       ->check(CLI::IsMember({"yaml", "json"}))
       ->capture_default_str()
       ->type_name("FORMAT");
-  command.add_option("-s,--show-only", flags->show_only, "Print only objects of this KIND or KIND/NAME (repeatable)")
+  command.add_option("-s,--show-only", flags.show_only, "Print only objects of this KIND or KIND/NAME (repeatable)")
       ->allow_extra_args(false)
       ->type_name("KIND[/NAME]");
-  command.add_option("--output-dir", flags->output_dir, "Write one file per object into DIR instead of stdout")
+  command.add_option("--output-dir", flags.output_dir, "Write one file per object into DIR instead of stdout")
       ->type_name("DIR");
-  command.add_flag("--legacy", flags->legacy,
+  command.add_flag("--legacy", flags.legacy,
                    "Use the controller's old image behaviour: the TrainJob image on every trainer-ancestor node "
                    "container, set by the JobSet builder");
-  command.add_flag("--explain", flags->explain,
+  command.add_flag("--explain", flags.explain,
                    "End each value's line with a comment saying where it came from: a line of the TrainJob or runtime, "
                    "a CRD default, or the plugin that set it");
-  command.add_flag("--generate-ssh-keys", flags->generate_ssh_keys,
+  command.add_flag("--generate-ssh-keys", flags.generate_ssh_keys,
                    "MPI: put a fresh ECDSA P-521 key pair in the SSH auth Secret instead of fixed placeholder data");
-  command.add_option("--flux-templates", flags->flux_templates,
+  command.add_option("--flux-templates", flags.flux_templates,
                      "Flux: render the entrypoint scripts from upstream's templates (broker.toml, entrypoint.sh, "
                      "init.sh) in DIR")
       ->type_name("DIR")
       ->check(CLI::ExistingDirectory);
-  AddValidateOption(command, flags->validate);
-  command.add_flag("-q,--quiet", flags->quiet,
+  AddValidateOption(command, flags.validate);
+  command.add_flag("-q,--quiet", flags.quiet,
                    "Print nothing but errors and warnings: the exit status tells whether every TrainJob renders");
-  command.add_flag("--skip-non-trainer", flags->skip_non_trainer,
+  command.add_flag("--skip-non-trainer", flags.skip_non_trainer,
                    "Skip files that hold no Trainer object (other kinds, YAML that is no Kubernetes object) silently");
+}
+
+}  // namespace
+
+Run SetupRender(CLI::App& command) {
+  auto flags = std::make_shared<RenderFlags>();
+  AddRenderOptions(command, *flags);
   return [flags] { return RunRender(*flags); };
+}
+
+RenderRequest ParseCaseArgs(const std::vector<std::string>& args) {
+  if (std::find(args.begin(), args.end(), "-") != args.end()) {
+    throw Error("args: - (standard input) cannot be used in a test case");
+  }
+  CLI::App command;
+  RenderFlags flags;
+  AddRenderOptions(command, flags);
+  command.get_option("PATH")->required(false);  // the case's input.yaml may be the input
+  // Paths in args are checked by the suite, which skips a case whose ../shared files are absent.
+  command.get_option("--flux-templates")->get_validator()->active(false);
+  command.allow_extras();
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+  try {
+    command.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    throw Error(fmt::format("args: {}", e.what()));
+  }
+  if (!command.remaining().empty()) throw Error(fmt::format("args: unknown option {}", command.remaining().front()));
+  // The render options that a comparison of renderings cannot take.
+  static constexpr std::pair<const char*, const char*> kRefused[] = {
+      {"--legacy", "must not be in args: trainer test renders every case both ways, into current.yaml and legacy.yaml"},
+      {"--generate-ssh-keys",
+       "cannot be used in a test case: its keys are random, no expected file can match them"},
+      {"--output-dir", "cannot be used in a test case: the rendering is compared, not written"},
+      {"--quiet", "cannot be used in a test case: the rendering is compared, so it must be printed"},
+      {"--skip-non-trainer", "cannot be used in a test case: a case's files are its inputs, all of them"},
+  };
+  for (const auto& [name, why] : kRefused) {
+    if (command.count(name) > 0) throw Error(fmt::format("args: {} {}", name, why));
+  }
+  try {
+    return MakeRequest(flags);
+  } catch (const Error& e) {
+    throw Error(fmt::format("args: {}", e.what()));
+  }
 }
 
 namespace {

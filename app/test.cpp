@@ -24,7 +24,9 @@ int RunTest(const TestFlags& flags) {
   SuiteMode mode = flags.update ? SuiteMode::kUpdate : flags.check ? SuiteMode::kCheck : SuiteMode::kRecord;
   std::vector<std::string> cases = FindCases(flags.dirs);
   auto fs = NewRealFileSystem();
-  SuiteResult result = RunSuite(cases, mode, *fs);
+  SuiteOptions options;
+  options.parse_args = ParseCaseArgs;
+  SuiteResult result = RunSuite(cases, mode, *fs, options);
   std::vector<ExpectedFileChange> changes;
   for (const CaseResult& c : result.cases) changes.insert(changes.end(), c.changes.begin(), c.changes.end());
   if (mode != SuiteMode::kCheck && !changes.empty()) ApplyChanges(changes, *NewRealFileWriter());

@@ -105,6 +105,7 @@ void FuzzRender(const std::string& content) {
   trainer::Inputs inputs;
   try {
     inputs = trainer::Load(load, fs);
+    inputs.Checkpoint();
   } catch (const trainer::Error&) {
     CheckStreamingRender(content, std::nullopt);
     return;

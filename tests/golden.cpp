@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <vector>
 
+#include "app/commands.h"
 #include "diff/unified.h"
 #include "input/loader.h"
 #include "suite/suite.h"
@@ -78,6 +79,7 @@ int RunGoldenCase(const std::string& case_dir, const std::string& plugin_order) 
   // The reruns in another plugin order only compare: the expected files are the registry order's.
   bool update = plugin_order.empty() && UpdateGolden();
   SuiteOptions options;
+  options.parse_args = app::ParseCaseArgs;
   options.exact = true;
   options.legacy_defaults_to_current = true;
   options.plugin_order = plugin_order;
@@ -102,6 +104,7 @@ int RunGoldenCase(const std::string& case_dir, const std::string& plugin_order) 
 
 int RunCheckSuite(const std::vector<std::string>& dirs) {
   SuiteOptions options;
+  options.parse_args = app::ParseCaseArgs;
   options.legacy_defaults_to_current = true;
   auto files = NewRealFileSystem();
   try {

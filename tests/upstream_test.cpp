@@ -37,7 +37,8 @@ TEST_CASE("every upstream runtime and example decodes without an error" * doctes
     LoadOptions options;
     options.paths = {file};
     Inputs inputs;
-    CHECK_NOTHROW(inputs = Load(options, *fs));
+    inputs = Load(options, *fs);
+    CHECK_NOTHROW(inputs.Checkpoint());
     jobs += inputs.jobs.size();
     runtimes += inputs.runtimes.size();
   }

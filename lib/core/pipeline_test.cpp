@@ -20,6 +20,7 @@ struct Case {
     // initializer Job without its container): the pipeline runs on what admission would refuse too.
     options.validate = ValidationMode::kIgnore;
     inputs = Load(options, fs);
+    inputs.Checkpoint();
     REQUIRE(inputs.jobs.size() == 1);
     REQUIRE(inputs.runtimes.size() == 1);
   }

@@ -410,15 +410,7 @@ std::string Subject(const Runtime& runtime) {
   return fmt::format("{} {}/{}", runtime.kind, runtime.metadata.namespace_, runtime.metadata.name);
 }
 
-Inputs Load(const LoadOptions& options, FileSystem& fs) {
-  Inputs inputs;
-  Loader loader(options, fs, inputs);
-  loader.Run(nullptr);
-  if (!loader.errors().empty()) throw Error(std::move(loader.errors()));
-  return inputs;
-}
-
-Inputs LoadAll(const LoadOptions& options, FileSystem& fs, const JobHandler& on_job) {
+Inputs Load(const LoadOptions& options, FileSystem& fs, const JobHandler& on_job) {
   Inputs inputs;
   Loader loader(options, fs, inputs);
   loader.Run(&on_job);
@@ -428,6 +420,10 @@ Inputs LoadAll(const LoadOptions& options, FileSystem& fs, const JobHandler& on_
     if (d.location.empty()) d.location = d.where.Position();
   }
   return inputs;
+}
+
+void Inputs::Checkpoint() const {
+  if (!errors.empty()) throw Error(errors);
 }
 
 namespace {

@@ -50,8 +50,8 @@ struct Inputs {
   std::vector<Runtime> runtimes;
   std::vector<std::string> notices;  // one line per skipped document
   std::vector<Diagnostic> warnings;  // what --validate=warn lets through, and deprecation warnings
-  std::vector<Diagnostic> errors;    // LoadAll only: the problems of the documents left out
-  std::unordered_set<std::string> refused_runtimes;  // LoadAll only: keys of runtimes left out for their problems
+  std::vector<Diagnostic> errors;    // the problems of the documents left out
+  std::unordered_set<std::string> refused_runtimes;  // keys of runtimes left out for their problems
   std::unordered_map<std::string, std::size_t> runtime_index;  // runtimes by key (kind/namespace/name)
   std::unordered_set<const std::string*> malformed_files;      // entries of `names` that are not valid YAML
 
@@ -64,22 +64,22 @@ struct Inputs {
 
   // The runtime a TrainJob refers to, as the controller looks it up. Throws Error.
   const Runtime& Resolve(const TrainJob& job) const;
-};
 
-// Reads every input, checking each object as the API server and the runtime webhooks would on
-// create (see LoadOptions::validate). Collects the problems of all documents and throws them
-// together.
-Inputs Load(const LoadOptions& options, FileSystem& fs);
+  // Throws an Error holding every problem in `errors`, if there is any.
+  void Checkpoint() const;
+};
 
 // Takes each TrainJob as it loads, with the inputs read so far (the runtimes before it).
 using JobHandler = std::function<void(const Inputs& so_far, TrainJob& job)>;
 
-// The same, but the problems stay in Inputs::errors, and the objects without problems are loaded,
-// so that later steps can report theirs too. With `on_job`, each TrainJob goes to it as soon as
-// it loads instead of to Inputs::jobs, and is not kept: input streams are read one document at a
-// time, so memory does not grow with the number of TrainJobs. A TrainJob handed over may belong to
-// a stream that turns out malformed later; its file is then in Inputs::malformed_files.
-Inputs LoadAll(const LoadOptions& options, FileSystem& fs, const JobHandler& on_job = {});
+// Reads every input, checking each object as the API server and the runtime webhooks would on
+// create (see LoadOptions::validate). The problems of every document go to Inputs::errors
+// (Inputs::Checkpoint throws them together), and the objects without problems are loaded, so that
+// later steps can report theirs too. With `on_job`, each TrainJob goes to it as soon as it loads
+// instead of to Inputs::jobs, and is not kept: input streams are read one document at a time, so
+// memory does not grow with the number of TrainJobs. A TrainJob handed over may belong to a stream
+// that turns out malformed later; its file is then in Inputs::malformed_files.
+Inputs Load(const LoadOptions& options, FileSystem& fs, const JobHandler& on_job = {});
 
 // "Kind ns/name" or "Kind name" for cluster-scoped runtimes.
 std::string Subject(const Runtime& runtime);

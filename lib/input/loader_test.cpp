@@ -30,7 +30,7 @@ spec: {runtimeRef: {name: plain}}
 
 std::string Errors(const LoadOptions& options, testing::FakeFileSystem& fs) {
   try {
-    Load(options, fs);
+    Load(options, fs).Checkpoint();
   } catch (const Error& e) {
     return e.what();
   }
@@ -47,6 +47,7 @@ TEST_CASE("directories are read recursively, yaml and yml only, in sorted order"
   LoadOptions options;
   options.paths = {"d"};
   Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
   REQUIRE(inputs.jobs.size() == 2);
   CHECK(inputs.jobs[0].metadata.name == "job");
   CHECK(inputs.jobs[1].metadata.name == "second");
@@ -62,6 +63,7 @@ TEST_CASE("other kinds are skipped with a notice and List wrappers are unwrapped
   LoadOptions options;
   options.paths = {"in.yaml"};
   Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
   CHECK(inputs.jobs.size() == 1);
   CHECK(inputs.notices == std::vector<std::string>{"in.yaml:1:1: skipping ConfigMap cm: not a Trainer object"});
 }
@@ -73,7 +75,9 @@ TEST_CASE("the same runtime reached twice counts once") {
   LoadOptions options;
   options.paths = {"a.yaml"};
   options.runtime_paths = {"copy", "a.yaml"};
-  CHECK(Load(options, fs).runtimes.size() == 1);
+  Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
+  CHECK(inputs.runtimes.size() == 1);
 }
 
 TEST_CASE("two different definitions of one runtime are an error naming both") {
@@ -114,6 +118,7 @@ TEST_CASE("runtime resolution follows the runtimeRef kind and the TrainJob names
   LoadOptions options;
   options.paths = {"rt.yaml", "jobs.yaml"};
   Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
   REQUIRE(inputs.jobs.size() == 4);
   CHECK(inputs.Resolve(inputs.jobs[0]).kind == "ClusterTrainingRuntime");
   CHECK(inputs.Resolve(inputs.jobs[1]).kind == "TrainingRuntime");
@@ -132,6 +137,7 @@ TEST_CASE("stdin is read once, and -r sources contribute runtimes only") {
   options.paths = {"-", "-"};
   options.runtime_paths = {"rt.yaml"};
   Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
   CHECK(inputs.jobs.size() == 1);
   CHECK(*inputs.jobs[0].origin.file == "<stdin>");
   CHECK(inputs.runtimes.size() == 1);
@@ -171,6 +177,7 @@ TEST_CASE("warn loading keeps the object, pruned, and turns those problems into 
   options.paths = {"job.yaml"};
   options.validate = ValidationMode::kWarn;
   Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
   REQUIRE(inputs.jobs.size() == 1);
   CHECK(inputs.jobs[0].spec.trainer->num_nodes == -1);
   std::vector<std::string> warnings;
@@ -189,6 +196,7 @@ TEST_CASE("ignore loading checks neither unknown fields nor schema rules, but wr
   options.paths = {"job.yaml"};
   options.validate = ValidationMode::kIgnore;
   Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
   CHECK(inputs.jobs.size() == 1);
   CHECK(inputs.warnings.empty());
   fs.files["job.yaml"] = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j}\n"
@@ -226,6 +234,7 @@ spec:
         "rt.yaml:9:9: ClusterTrainingRuntime plain: spec.template.spec.replicatedJobs[0].replicas: always must be 1");
   options.validate = ValidationMode::kWarn;
   Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
   CHECK(inputs.runtimes.size() == 1);
   CHECK(inputs.warnings.size() == 2);
 }
@@ -239,7 +248,7 @@ TEST_CASE("with a job handler, each TrainJob is handed over as it loads, with th
   options.paths = {"jobs.yaml"};
   options.runtime_paths = {"runtimes.yaml"};  // read first, though named last
   std::vector<std::string> seen;
-  Inputs inputs = LoadAll(options, fs, [&](const Inputs& so_far, TrainJob& job) {
+  Inputs inputs = Load(options, fs, [&](const Inputs& so_far, TrainJob& job) {
     CHECK(so_far.RuntimeSettled(job));
     CHECK(&so_far.Resolve(job) == &so_far.runtimes.at(0));
     seen.push_back(job.metadata.name);
@@ -256,7 +265,7 @@ TEST_CASE("a TrainJob before its runtime is handed over with the runtime not yet
   LoadOptions options;
   options.paths = {"all.yaml"};
   int handed = 0;
-  Inputs inputs = LoadAll(options, fs, [&](const Inputs& so_far, TrainJob& job) {
+  Inputs inputs = Load(options, fs, [&](const Inputs& so_far, TrainJob& job) {
     CHECK_FALSE(so_far.RuntimeSettled(job));
     ++handed;
   });
@@ -272,7 +281,7 @@ TEST_CASE("a refused runtime settles the TrainJobs that refer to it") {
   LoadOptions options;
   options.paths = {"all.yaml"};
   bool settled = false;
-  Inputs inputs = LoadAll(options, fs, [&](const Inputs& so_far, TrainJob& job) {
+  Inputs inputs = Load(options, fs, [&](const Inputs& so_far, TrainJob& job) {
     settled = so_far.RuntimeSettled(job) && so_far.RefersToRefusedRuntime(job);
   });
   CHECK(settled);
@@ -287,7 +296,7 @@ TEST_CASE("a stream that turns out malformed reports that problem alone, though 
   LoadOptions options;
   options.paths = {"all.yaml", "other.yaml"};
   std::vector<const std::string*> files;
-  Inputs inputs = LoadAll(options, fs, [&](const Inputs&, TrainJob& job) { files.push_back(job.origin.file); });
+  Inputs inputs = Load(options, fs, [&](const Inputs&, TrainJob& job) { files.push_back(job.origin.file); });
   REQUIRE(inputs.errors.size() == 1);
   CHECK(inputs.errors[0].location == "all.yaml:21:1");  // the end of the stream, inside the flow list
   CHECK(inputs.errors[0].message.find("malformed YAML") == 0);
@@ -301,7 +310,7 @@ TEST_CASE("without a job handler, a malformed stream leaves none of its TrainJob
   fs.files["all.yaml"] = std::string(kRuntime) + "---\n" + kJob + "---\nkind: [\n";
   LoadOptions options;
   options.paths = {"all.yaml"};
-  Inputs inputs = LoadAll(options, fs);
+  Inputs inputs = Load(options, fs);
   CHECK(inputs.jobs.empty());
   CHECK(inputs.errors.size() == 1);
 }
@@ -344,7 +353,7 @@ std::string ManyJobs(int count, const std::string& prefix = "job") {
   return yaml;
 }
 
-// Everything LoadAll reports and hands over, as text.
+// Everything Load reports and hands over, as text.
 struct Loaded {
   std::vector<std::string> jobs;  // "ns/name file:line settled"
   std::vector<std::string> errors;
@@ -357,7 +366,7 @@ struct Loaded {
 Loaded LoadEverything(const LoadOptions& options, FileSystem& fs, int throw_at_job = -1) {
   Loaded loaded;
   try {
-    Inputs inputs = LoadAll(options, fs, [&](const Inputs& so_far, TrainJob& job) {
+    Inputs inputs = Load(options, fs, [&](const Inputs& so_far, TrainJob& job) {
       if (static_cast<int>(loaded.jobs.size()) == throw_at_job) throw std::runtime_error("handler gave up");
       loaded.jobs.push_back(job.metadata.namespace_ + "/" + job.metadata.name + " " + job.origin.Position() +
                             (so_far.RuntimeSettled(job) ? " settled" : " unsettled"));

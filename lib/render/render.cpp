@@ -217,7 +217,7 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
   // later waits for the end of the input, and so do all after it, to keep the output in input
   // order; with the runtimes first (or given with -r) none waits.
   std::vector<TrainJob> waiting;
-  Inputs inputs = LoadAll(request.load, fs, [&](const Inputs& so_far, TrainJob& job) {
+  Inputs inputs = Load(request.load, fs, [&](const Inputs& so_far, TrainJob& job) {
     if (waiting.empty() && so_far.RuntimeSettled(job)) {
       renderer.Render(so_far, job);
     } else {

@@ -186,74 +186,6 @@ std::vector<std::string> CompareObjects(const std::string& file, const std::vect
   return lines;
 }
 
-void ParseCaseArgs(const std::vector<std::string>& tokens, RenderRequest& request) {
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const std::string& token = tokens[i];
-    if (token == "-") throw Error("args: - (standard input) cannot be used in a test case");
-    if (token.size() < 2 || token[0] != '-') {
-      request.load.paths.push_back(token);
-      continue;
-    }
-    // --name=value, -nVALUE, or a name whose value is the next token.
-    std::string name = token;
-    std::optional<std::string> inline_value;
-    if (token.rfind("--", 0) == 0) {
-      if (auto eq = token.find('='); eq != std::string::npos) {
-        name = token.substr(0, eq);
-        inline_value = token.substr(eq + 1);
-      }
-    } else if (token.size() > 2) {
-      name = token.substr(0, 2);
-      inline_value = token.substr(2);
-    }
-    auto value = [&]() -> std::string {
-      if (inline_value) return *inline_value;
-      if (i + 1 == tokens.size()) throw Error(fmt::format("args: {} needs a value", name));
-      return tokens[++i];
-    };
-    if (name == "--legacy") {
-      throw Error(
-          "args: --legacy must not be in args: trainer test renders every case both ways, into current.yaml "
-          "and legacy.yaml");
-    } else if (name == "--generate-ssh-keys") {
-      throw Error(
-          "args: --generate-ssh-keys cannot be used in a test case: its keys are random, no expected file "
-          "can match them");
-    } else if (name == "--output-dir") {
-      throw Error("args: --output-dir cannot be used in a test case: the rendering is compared, not written");
-    } else if (name == "-r" || name == "--runtime") {
-      request.load.runtime_paths.push_back(value());
-    } else if (name == "-n" || name == "--namespace") {
-      request.load.default_namespace = value();
-    } else if (name == "-o" || name == "--output") {
-      std::string format = value();
-      if (format != "yaml" && format != "json") {
-        throw Error(fmt::format("args: {} {}: the format must be yaml or json", name, format));
-      }
-      request.format = format == "json" ? RenderRequest::Format::kJson : RenderRequest::Format::kYaml;
-    } else if (name == "-s" || name == "--show-only") {
-      request.show_only.push_back(value());
-    } else if (name == "--flux-templates") {
-      request.render.flux_templates_dir = value();
-    } else if (name == "--validate") {
-      const std::string mode = value();
-      const std::optional<ValidationMode> parsed = ParseValidationMode(mode);
-      if (!parsed) {
-        throw Error(fmt::format("args: {} {}: the mode must be strict, warn, ignore, true or false", name, mode));
-      }
-      request.load.validate = request.render.validate = *parsed;
-    } else if (name == "--explain") {
-      // Comments only: they do not change what is compared, but --update writes them.
-      request.explain = true;
-    } else {
-      throw Error(fmt::format("args: unknown option {}", token));
-    }
-  }
-  if (request.explain && request.format == RenderRequest::Format::kJson) {
-    throw Error("args: --explain works with -o yaml only");
-  }
-}
-
 namespace {
 
 // The result of rendering a case one way: the output text, or the error message.
@@ -273,10 +205,14 @@ class CaseRunner {
     bool has_input = Has(kInput);
     bool has_args = Has(kArgs);
     if (!has_input && !has_args) return RunWithoutInput();
-    if (has_input) request_.load.paths.push_back(PathOf(kInput));
     std::vector<std::string> args_paths;
     if (has_args) {
-      ParseCaseArgs(Words(fs_.ReadFile(PathOf(kArgs))), request_);
+      if (!options_.parse_args) throw Error("args: trainer test cannot read args here");
+      request_ = options_.parse_args(Words(fs_.ReadFile(PathOf(kArgs))));
+      request_.render.plugin_order = options_.plugin_order;
+    }
+    if (has_input) request_.load.paths.insert(request_.load.paths.begin(), PathOf(kInput));
+    if (has_args) {
       args_paths = request_.load.paths;
       args_paths.insert(args_paths.end(), request_.load.runtime_paths.begin(), request_.load.runtime_paths.end());
       if (!request_.render.flux_templates_dir.empty()) args_paths.push_back(request_.render.flux_templates_dir);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -54,11 +55,6 @@ enum class SuiteMode {
   kUpdate,  // rewrite the expected files that differ, remove the obsolete ones
 };
 
-// The options of one case's `args` file, parsed into a render request. Throws Error
-// ("args: ...") for options that cannot be used in a case: --legacy (both modes are always
-// rendered), --generate-ssh-keys (random), --output-dir, stdin and unknown options.
-void ParseCaseArgs(const std::vector<std::string>& tokens, RenderRequest& request);
-
 // The objects of a rendering or an expected file: its documents, with v1 List documents (the
 // shape of `-o json`) replaced by their items.
 std::vector<Tree> ExpectedObjects(std::vector<Tree> documents);
@@ -73,9 +69,12 @@ std::vector<std::string> CompareObjects(const std::string& file, const std::vect
 // read back as another type, maps and lists in flow style.
 std::string FlowValue(const Tree& value);
 
-// What trainer's own golden cases (testdata/, run by tests/golden.cpp) promise beyond users'
-// cases; `trainer test` runs with the defaults.
+// How a suite runs. Besides parse_args, what trainer's own golden cases (testdata/, run by
+// tests/golden.cpp) promise beyond users' cases; `trainer test` runs with the defaults.
 struct SuiteOptions {
+  // Reads a case's `args` into what they ask to render, with `trainer render`'s own option table
+  // (app::ParseCaseArgs); throws Error. Needed by every suite whose cases have args.
+  std::function<RenderRequest(const std::vector<std::string>& args)> parse_args;
   // Expected files hold the rendering byte for byte; a mismatch is reported as a unified diff.
   bool exact = false;
   // A case without legacy.yaml expects the rendering with --legacy to be current.yaml, so that

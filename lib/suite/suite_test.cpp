@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "app/commands.h"
 #include "tests/fake_fs.h"
 #include "util/error.h"
 #include "yaml/reader.h"
@@ -191,45 +192,6 @@ TEST_CASE("a v1 List in JSON holds the same objects as a YAML stream") {
   CHECK(CompareObjects("current.yaml", json, Read("kind: JobSet\nmetadata: {name: j}\nspec: {count: 1}\n")).empty());
 }
 
-TEST_CASE("ParseCaseArgs takes the render options that change what is rendered") {
-  RenderRequest request;
-  ParseCaseArgs({"jobs.yaml", "-r", "rt.yaml", "--runtime=more.yaml", "-nteam", "-o", "json", "-s", "JobSet/j",
-                 "--show-only=Secret", "--flux-templates", "templates", "--validate=warn"},
-                request);
-  CHECK(request.load.paths == Lines{"jobs.yaml"});
-  CHECK(request.load.runtime_paths == Lines{"rt.yaml", "more.yaml"});
-  CHECK(request.load.default_namespace == "team");
-  CHECK(request.format == RenderRequest::Format::kJson);
-  CHECK(request.show_only == Lines{"JobSet/j", "Secret"});
-  CHECK(request.render.flux_templates_dir == "templates");
-  CHECK(request.load.validate == ValidationMode::kWarn);
-  CHECK(request.render.validate == ValidationMode::kWarn);
-}
-
-TEST_CASE("ParseCaseArgs rejects --legacy, random keys, stdin, unknown options and missing values") {
-  auto problem = [](const Lines& tokens) {
-    RenderRequest request;
-    try {
-      ParseCaseArgs(tokens, request);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
-  CHECK(problem({"--legacy"}) ==
-        "args: --legacy must not be in args: trainer test renders every case both ways, into "
-        "current.yaml and legacy.yaml");
-  CHECK(
-      problem({"--generate-ssh-keys"}) ==
-      "args: --generate-ssh-keys cannot be used in a test case: its keys are random, no expected file can match them");
-  CHECK(problem({"-"}) == "args: - (standard input) cannot be used in a test case");
-  CHECK(problem({"--verbose"}) == "args: unknown option --verbose");
-  CHECK(problem({"-o", "xml"}) == "args: -o xml: the format must be yaml or json");
-  CHECK(problem({"--validate", "loose"}) ==
-        "args: --validate loose: the mode must be strict, warn, ignore, true or false");
-  CHECK(problem({"a.yaml", "-r"}) == "args: -r needs a value");
-}
-
 TEST_CASE("a case whose expected files match its rendering passes") {
   auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", kExpected}});
   for (SuiteMode mode : {SuiteMode::kRecord, SuiteMode::kCheck, SuiteMode::kUpdate}) {
@@ -335,6 +297,13 @@ TEST_CASE("a new case is recorded by default, fails under --check, and a failing
   CHECK(ChangedPaths(RunCase("s/c", SuiteMode::kUpdate, fs)) == Lines{"write s/c/error"});
 }
 
+// A suite reading args as `trainer test` does, with render's option table.
+SuiteOptions WithArgs() {
+  SuiteOptions options;
+  options.parse_args = app::ParseCaseArgs;
+  return options;
+}
+
 TEST_CASE("args are passed to the rendering, relative to the current directory, with -o json compared as a List") {
   testing::FakeFileSystem fs;
   fs.files["inputs/jobs.yaml"] = kInput;
@@ -342,12 +311,12 @@ TEST_CASE("args are passed to the rendering, relative to the current directory, 
   fs.files["s/j/current.yaml"] = std::string(R"({"apiVersion": "v1", "kind": "List", "items": [)") +
                                  R"({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
       "metadata": {"name": "job", "namespace": "default"}}]})";
-  CaseResult result = RunCase("s/j", SuiteMode::kCheck, fs);
+  CaseResult result = RunCase("s/j", SuiteMode::kCheck, fs, WithArgs());
   CHECK(result.status == CaseResult::Status::kFailed);
   CHECK(result.report.at(0) == "current.yaml: JobSet default/job:");
   CHECK(result.report.at(1).rfind("  metadata.ownerReferences: (absent) → [{apiVersion: trainer.kubeflow.org/v1alpha1",
                                   0) == 0);
-  CaseResult updated = RunCase("s/j", SuiteMode::kUpdate, fs);
+  CaseResult updated = RunCase("s/j", SuiteMode::kUpdate, fs, WithArgs());
   REQUIRE(updated.changes.size() == 1);
   CHECK(updated.changes[0].content->rfind("{\n    \"apiVersion\": \"v1\",\n", 0) == 0);
 }
@@ -355,7 +324,7 @@ TEST_CASE("args are passed to the rendering, relative to the current directory, 
 TEST_CASE("a case with a bad args file fails and changes nothing") {
   auto fs = CaseFiles({});
   fs.files["s/c/args"] = "--legacy\n";
-  CaseResult result = RunCase("s/c", SuiteMode::kUpdate, fs);
+  CaseResult result = RunCase("s/c", SuiteMode::kUpdate, fs, WithArgs());
   CHECK(result.status == CaseResult::Status::kFailed);
   CHECK(result.report == Lines{"args: --legacy must not be in args: trainer test renders every case both ways, into "
                                "current.yaml and legacy.yaml"});
@@ -365,7 +334,7 @@ TEST_CASE("a case with a bad args file fails and changes nothing") {
 TEST_CASE("a missing path in args fails the case, and --update does not replace its expected files by an error") {
   auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", kExpected}});
   fs.files["s/c/args"] = "-r runtimes/elsewhere.yaml\n";
-  CaseResult result = RunCase("s/c", SuiteMode::kUpdate, fs);
+  CaseResult result = RunCase("s/c", SuiteMode::kUpdate, fs, WithArgs());
   CHECK(result.status == CaseResult::Status::kFailed);
   CHECK(result.report == Lines{"args: runtimes/elsewhere.yaml: no such file or folder (paths in args are relative to "
                                "the current folder)"});
@@ -375,14 +344,14 @@ TEST_CASE("a missing path in args fails the case, and --update does not replace 
 TEST_CASE("a case naming an absent file under ../shared is skipped") {
   auto fs = CaseFiles({});
   fs.files["s/c/args"] = "-r ../shared/upstream/runtimes/absent.yaml\n";
-  CaseResult result = RunCase("s/c", SuiteMode::kCheck, fs);
+  CaseResult result = RunCase("s/c", SuiteMode::kCheck, fs, WithArgs());
   CHECK(result.status == CaseResult::Status::kSkipped);
   CHECK(result.report ==
         Lines{"../shared/upstream/runtimes/absent.yaml is absent (../shared is not beside this checkout)"});
 }
 
 SuiteOptions ProjectOptions(const std::string& plugin_order = "") {
-  SuiteOptions options;
+  SuiteOptions options = WithArgs();
   options.legacy_defaults_to_current = true;
   options.plugin_order = plugin_order;
   return options;

@@ -61,7 +61,6 @@ class PathTree {
   // Adds the tree of `rules` and returns its root. Throws std::logic_error when rules of one path
   // are not side by side.
   std::size_t Add(std::span<const Rule> rules) {
-    nodes_.reserve(nodes_.size() + 2 * rules.size());  // about what the generated tables take
     const std::size_t root = NewNode(kNone, {});
     // The nodes from the root to the previous rule's, each with where its segment ends in the path.
     std::vector<std::pair<std::size_t, std::size_t>> stack{{root, 0}};

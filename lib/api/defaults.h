@@ -1,6 +1,7 @@
 // CRD defaults, applied to documents as the API server applies them before the controller reads
-// them. The table is ours, written from the `default:` markers of the upstream CRDs
-// (manifests/base/crds); defaults_test.cpp checks it against those CRDs when they are at hand.
+// them. The table is generated from the `default:` markers of the upstream CRDs (manifests/base/crds)
+// into lib/api/crd_tables.cpp by tools/gen_crd_tables.cpp; defaults_test.cpp checks it against
+// those CRDs when they are at hand.
 #pragma once
 
 #include <span>
@@ -18,6 +19,8 @@ struct DefaultRule {
   std::string_view value;
 };
 
+// The table, in lib/api/crd_tables.cpp: each scope's rules side by side, in tree order (a field's
+// rules before those below it, the rules below one field side by side).
 std::span<const DefaultRule> DefaultRules();
 
 // Sets every default of `scope` whose parent object exists and whose field is absent or null.

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <set>
+#include <span>
 #include <sstream>
 #include <tuple>
 
@@ -56,6 +57,15 @@ TEST_CASE("the defaults table matches every default of the upstream CRDs" * doct
   CHECK(CrdDefaults(crds + "trainer.kubeflow.org_trainjobs.yaml") == TableDefaults(DefaultRule::Scope::kTrainJob));
   CHECK(CrdDefaults(crds + "trainer.kubeflow.org_clustertrainingruntimes.yaml") == TableDefaults(DefaultRule::Scope::kRuntime));
   CHECK(CrdDefaults(crds + "trainer.kubeflow.org_trainingruntimes.yaml") == TableDefaults(DefaultRule::Scope::kRuntime));
+}
+
+TEST_CASE("the defaults table holds each scope's rules side by side") {
+  // ApplyDefaults takes a scope's rules as one range of the table.
+  const std::span<const DefaultRule> rules = DefaultRules();
+  REQUIRE(!rules.empty());
+  int changes = 0;
+  for (std::size_t i = 1; i < rules.size(); ++i) changes += rules[i].scope != rules[i - 1].scope ? 1 : 0;
+  CHECK(changes == 1);
 }
 
 TEST_CASE("defaults fill absent and null fields of existing parents only") {

@@ -1,7 +1,7 @@
-// The CRD schema table and the checks behind it. Follows the upstream CRDs
-// (manifests/base/crds/trainer.kubeflow.org_{trainjobs,trainingruntimes,clustertrainingruntimes}.yaml)
-// and the API server's messages: kube-openapi pkg/validation (errors/schema.go, validate/values.go),
-// apiextensions-apiserver pkg/apiserver/validation/validation.go (kubeOpenAPIResultToFieldErrors),
+// The checks behind the CRD schema table, which tools/gen_crd_tables.cpp generates from the upstream
+// CRDs into lib/api/crd_tables.cpp, with the API server's messages: kube-openapi pkg/validation
+// (errors/schema.go, validate/values.go), apiextensions-apiserver
+// pkg/apiserver/validation/validation.go (kubeOpenAPIResultToFieldErrors),
 // pkg/apiserver/schema/cel/validation.go (rule failures) and pkg/apiserver/schema/listtype
 // (duplicates), apimachinery pkg/util/validation/field/errors.go (ErrorBody).
 #include "api/schema.h"
@@ -9,15 +9,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <regex>
+#include <span>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 #include "util/field_path.h"
 #include "util/go_format.h"
@@ -28,339 +29,11 @@ namespace {
 
 using Check = SchemaRule::Check;
 
-// resource.Quantity's pattern, as every quantity field of the CRDs carries it.
+// resource.Quantity's pattern, as every quantity field of the CRDs carries it; matched without a
+// regex engine (MatchesQuantityPattern).
 constexpr std::string_view kQuantityPattern =
     "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+)"
     ")))?$";
-
-// Rows within a group are sorted by path. `status` is left out: the API server drops it on create.
-// Transition rules (those using oldSelf) are left out: they need an update. int32 and int64 formats
-// are left to decoding, which checks integer widths.
-// clang-format off
-constexpr SchemaRule kRules[] = {
-    // TrainJob
-    {"TrainJob", "", Check::kRule, "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')", "metadata.name must match RFC 1035 DNS label format"},
-    {"TrainJob", "", Check::kRule, "size(self.metadata.name) <= 63", "metadata.name must be no more than 63 characters"},
-    {"TrainJob", "spec", Check::kRequired, "runtimeRef"},
-    {"TrainJob", "spec.activeDeadlineSeconds", Check::kMinimum, "1"},
-    {"TrainJob", "spec.initializer.dataset.env", Check::kListMap, "name"},
-    {"TrainJob", "spec.initializer.dataset.env", Check::kMaxItems, "128"},
-    {"TrainJob", "spec.initializer.dataset.env[*]", Check::kUse, "EnvVar"},
-    {"TrainJob", "spec.initializer.dataset.storageUri", Check::kMaxLength, "2048"},
-    {"TrainJob", "spec.initializer.dataset.storageUri", Check::kRule, "self == '' || self.matches('^[A-Za-z][A-Za-z0-9+.-]*://.+$')", "storageUri may be empty, or it must be a valid URI (scheme://...)"},
-    {"TrainJob", "spec.initializer.model.env", Check::kListMap, "name"},
-    {"TrainJob", "spec.initializer.model.env", Check::kMaxItems, "128"},
-    {"TrainJob", "spec.initializer.model.env[*]", Check::kUse, "EnvVar"},
-    {"TrainJob", "spec.initializer.model.storageUri", Check::kMaxLength, "2048"},
-    {"TrainJob", "spec.initializer.model.storageUri", Check::kRule, "self == '' || self.matches('^[A-Za-z][A-Za-z0-9+.-]*://.+$')", "storageUri may be empty, or it must be a valid URI (scheme://...)"},
-    {"TrainJob", "spec.managedBy", Check::kMaxLength, "253"},
-    {"TrainJob", "spec.managedBy", Check::kRule, "self in ['trainer.kubeflow.org/trainjob-controller', 'kueue.x-k8s.io/multikueue']", "ManagedBy must be trainer.kubeflow.org/trainjob-controller or kueue.x-k8s.io/multikueue if set"},
-    {"TrainJob", "spec.runtimePatches", Check::kListMap, "manager"},
-    {"TrainJob", "spec.runtimePatches", Check::kMaxItems, "16"},
-    {"TrainJob", "spec.runtimePatches[*]", Check::kRequired, "manager"},
-    {"TrainJob", "spec.runtimePatches[*].manager", Check::kMaxLength, "253"},
-    {"TrainJob", "spec.runtimePatches[*].manager", Check::kMinLength, "1"},
-    {"TrainJob", "spec.runtimePatches[*].time", Check::kFormat, "date-time"},
-    {"TrainJob", "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs", Check::kListMap, "name"},
-    {"TrainJob", "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs", Check::kMaxItems, "100"},
-    {"TrainJob", "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*]", Check::kRequired, "name"},
-    {"TrainJob", "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].name", Check::kMaxLength, "253"},
-    {"TrainJob", "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].name", Check::kMinLength, "1"},
-    {"TrainJob", "spec.runtimePatches[*].trainingRuntimeSpec.template.spec.replicatedJobs[*].template.spec.template.spec", Check::kUse, "PodSpecPatch"},
-    {"TrainJob", "spec.runtimeRef", Check::kRequired, "name"},
-    {"TrainJob", "spec.runtimeRef.apiGroup", Check::kMaxLength, "253"},
-    {"TrainJob", "spec.runtimeRef.kind", Check::kMaxLength, "253"},
-    {"TrainJob", "spec.runtimeRef.name", Check::kMaxLength, "253"},
-    {"TrainJob", "spec.runtimeRef.name", Check::kMinLength, "1"},
-    {"TrainJob", "spec.trainer.args", Check::kMaxItems, "128"},
-    {"TrainJob", "spec.trainer.args[*]", Check::kMaxLength, "1048576"},
-    {"TrainJob", "spec.trainer.command", Check::kMaxItems, "128"},
-    {"TrainJob", "spec.trainer.command[*]", Check::kMaxLength, "1048576"},
-    {"TrainJob", "spec.trainer.env", Check::kListMap, "name"},
-    {"TrainJob", "spec.trainer.env", Check::kMaxItems, "128"},
-    {"TrainJob", "spec.trainer.env[*]", Check::kUse, "EnvVar"},
-    {"TrainJob", "spec.trainer.image", Check::kMaxLength, "500"},
-    {"TrainJob", "spec.trainer.numNodes", Check::kMinimum, "0"},
-    {"TrainJob", "spec.trainer.numProcPerNode", Check::kRule, "self >= 1", "numProcPerNode must be greater than or equal to 1"},
-    {"TrainJob", "spec.trainer.resourcesPerNode", Check::kUse, "ResourceRequirements"},
-    // PodSpecPatch
-    {"PodSpecPatch", "affinity", Check::kUse, "Affinity"},
-    {"PodSpecPatch", "containers", Check::kListMap, "name"},
-    {"PodSpecPatch", "containers", Check::kMaxItems, "64"},
-    {"PodSpecPatch", "containers[*]", Check::kUse, "ContainerPatch"},
-    {"PodSpecPatch", "imagePullSecrets", Check::kListMap, "name"},
-    {"PodSpecPatch", "imagePullSecrets", Check::kMaxItems, "64"},
-    {"PodSpecPatch", "initContainers", Check::kListMap, "name"},
-    {"PodSpecPatch", "initContainers", Check::kMaxItems, "64"},
-    {"PodSpecPatch", "initContainers[*]", Check::kUse, "ContainerPatch"},
-    {"PodSpecPatch", "schedulingGates", Check::kListMap, "name"},
-    {"PodSpecPatch", "schedulingGates", Check::kMaxItems, "16"},
-    {"PodSpecPatch", "schedulingGates[*]", Check::kRequired, "name"},
-    {"PodSpecPatch", "securityContext", Check::kUse, "PodSecurityContext"},
-    {"PodSpecPatch", "serviceAccountName", Check::kMaxLength, "253"},
-    {"PodSpecPatch", "terminationGracePeriodSeconds", Check::kMinimum, "0"},
-    {"PodSpecPatch", "tolerations", Check::kMaxItems, "128"},
-    {"PodSpecPatch", "volumes", Check::kListMap, "name"},
-    {"PodSpecPatch", "volumes", Check::kMaxItems, "128"},
-    {"PodSpecPatch", "volumes[*]", Check::kUse, "Volume"},
-    // ContainerPatch
-    {"ContainerPatch", "", Check::kRequired, "name"},
-    {"ContainerPatch", "env", Check::kListMap, "name"},
-    {"ContainerPatch", "env", Check::kMaxItems, "128"},
-    {"ContainerPatch", "env[*]", Check::kUse, "EnvVar"},
-    {"ContainerPatch", "name", Check::kMaxLength, "253"},
-    {"ContainerPatch", "name", Check::kMinLength, "1"},
-    {"ContainerPatch", "securityContext", Check::kUse, "SecurityContext"},
-    {"ContainerPatch", "volumeMounts", Check::kListMap, "name"},
-    {"ContainerPatch", "volumeMounts", Check::kMaxItems, "128"},
-    {"ContainerPatch", "volumeMounts[*]", Check::kRequired, "mountPath"},
-    {"ContainerPatch", "volumeMounts[*]", Check::kRequired, "name"},
-    // TrainingRuntime
-    {"TrainingRuntime", "spec", Check::kMinProperties, "1"},
-    {"TrainingRuntime", "spec.mlPolicy", Check::kRule, "[has(self.torch), has(self.mpi), has(self.jax), has(self.xgboost),has(self.flux)].filter(x, x).size() <= 1", "Only one of the policy can be configured"},
-    {"TrainingRuntime", "spec.mlPolicy.flux.numProcPerNode", Check::kRule, "self >= 1", "NumProcPerNode in fluxPolicy must be >= 1"},
-    {"TrainingRuntime", "spec.mlPolicy.mpi.mpiImplementation", Check::kEnum, "OpenMPI|"},
-    {"TrainingRuntime", "spec.mlPolicy.mpi.numProcPerNode", Check::kRule, "self >= 1", "NumProcPerNode in mpiPolicy must be >= 1"},
-    {"TrainingRuntime", "spec.mlPolicy.mpi.sshAuthMountPath", Check::kMaxLength, "4096"},
-    {"TrainingRuntime", "spec.mlPolicy.torch.envInjection.targets", Check::kListMap, "jobName"},
-    {"TrainingRuntime", "spec.mlPolicy.torch.envInjection.targets", Check::kMaxItems, "16"},
-    {"TrainingRuntime", "spec.mlPolicy.torch.envInjection.targets[*]", Check::kRequired, "containerNames"},
-    {"TrainingRuntime", "spec.mlPolicy.torch.envInjection.targets[*]", Check::kRequired, "jobName"},
-    {"TrainingRuntime", "spec.mlPolicy.torch.envInjection.targets[*].containerNames", Check::kListSet, ""},
-    {"TrainingRuntime", "spec.mlPolicy.torch.envInjection.targets[*].containerNames", Check::kMaxItems, "8"},
-    {"TrainingRuntime", "spec.mlPolicy.torch.envInjection.targets[*].containerNames", Check::kMinItems, "1"},
-    {"TrainingRuntime", "spec.mlPolicy.torch.envInjection.targets[*].containerNames", Check::kRule, "!self.exists(c, c == 'node')", "containerNames must not include the main node container because PET_* envs are always injected into it"},
-    {"TrainingRuntime", "spec.mlPolicy.torch.envInjection.targets[*].containerNames[*]", Check::kMaxLength, "63"},
-    {"TrainingRuntime", "spec.mlPolicy.torch.envInjection.targets[*].jobName", Check::kMaxLength, "253"},
-    {"TrainingRuntime", "spec.mlPolicy.torch.envInjection.targets[*].jobName", Check::kMinLength, "1"},
-    {"TrainingRuntime", "spec.podGroupPolicy.volcano.networkTopology.mode", Check::kEnum, "hard|soft"},
-    {"TrainingRuntime", "spec.template", Check::kMinProperties, "1"},
-    {"TrainingRuntime", "spec.template.spec", Check::kRule, "!(has(self.startupPolicy) && self.startupPolicy.startupPolicyOrder == 'InOrder' && self.replicatedJobs.exists(x, has(x.dependsOn)))", "StartupPolicy and DependsOn APIs are mutually exclusive"},
-    {"TrainingRuntime", "spec.template.spec.coordinator", Check::kRequired, "replicatedJob"},
-    {"TrainingRuntime", "spec.template.spec.failurePolicy.restartStrategy", Check::kEnum, "Recreate|BlockingRecreate|InPlaceRestart"},
-    {"TrainingRuntime", "spec.template.spec.failurePolicy.rules[*]", Check::kRequired, "action"},
-    {"TrainingRuntime", "spec.template.spec.failurePolicy.rules[*]", Check::kRequired, "name"},
-    {"TrainingRuntime", "spec.template.spec.failurePolicy.rules[*].action", Check::kEnum, "FailJobSet|RestartJobSet|RestartJobSetAndIgnoreMaxRestarts|RestartJob|RestartJobAndIgnoreMaxRestarts"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs", Check::kListMap, "name"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*]", Check::kRequired, "name"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*]", Check::kRequired, "template"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].dependsOn", Check::kListMap, "name"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].dependsOn", Check::kMaxItems, "5"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].dependsOn[*]", Check::kRequired, "name"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].dependsOn[*]", Check::kRequired, "status"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].dependsOn[*].status", Check::kEnum, "Ready|Complete"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].template.spec", Check::kRequired, "template"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].template.spec.podFailurePolicy", Check::kRequired, "rules"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].template.spec.podFailurePolicy.rules[*]", Check::kRequired, "action"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].template.spec.podFailurePolicy.rules[*].onExitCodes", Check::kRequired, "operator"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].template.spec.podFailurePolicy.rules[*].onExitCodes", Check::kRequired, "values"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].template.spec.podFailurePolicy.rules[*].onExitCodes.values", Check::kListSet, ""},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].template.spec.podFailurePolicy.rules[*].onPodConditions[*]", Check::kRequired, "type"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].template.spec.selector", Check::kUse, "LabelSelector"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].template.spec.successPolicy", Check::kRequired, "rules"},
-    {"TrainingRuntime", "spec.template.spec.replicatedJobs[*].template.spec.template.spec", Check::kUse, "PodSpec"},
-    {"TrainingRuntime", "spec.template.spec.startupPolicy", Check::kRequired, "startupPolicyOrder"},
-    {"TrainingRuntime", "spec.template.spec.startupPolicy.startupPolicyOrder", Check::kEnum, "AnyOrder|InOrder"},
-    {"TrainingRuntime", "spec.template.spec.successPolicy", Check::kRequired, "operator"},
-    {"TrainingRuntime", "spec.template.spec.successPolicy.operator", Check::kEnum, "All|Any"},
-    {"TrainingRuntime", "spec.template.spec.ttlSecondsAfterFinished", Check::kMinimum, "0"},
-    {"TrainingRuntime", "spec.template.spec.volumeClaimPolicies", Check::kMaxItems, "50"},
-    {"TrainingRuntime", "spec.template.spec.volumeClaimPolicies[*]", Check::kRule, "self.templates.all(t, !has(t.metadata.namespace) || size(t.metadata.namespace) == 0)", "namespace cannot be set for VolumeClaimPolicies templates"},
-    {"TrainingRuntime", "spec.template.spec.volumeClaimPolicies[*].retentionPolicy.whenDeleted", Check::kEnum, "Delete|Retain"},
-    {"TrainingRuntime", "spec.template.spec.volumeClaimPolicies[*].templates", Check::kMaxItems, "50"},
-    {"TrainingRuntime", "spec.template.spec.volumeClaimPolicies[*].templates[*].spec", Check::kUse, "PersistentVolumeClaimSpec"},
-    {"TrainingRuntime", "spec.template.spec.volumeClaimPolicies[*].templates[*].status.allocatedResources[*]", Check::kPattern, kQuantityPattern},
-    {"TrainingRuntime", "spec.template.spec.volumeClaimPolicies[*].templates[*].status.capacity[*]", Check::kPattern, kQuantityPattern},
-    {"TrainingRuntime", "spec.template.spec.volumeClaimPolicies[*].templates[*].status.conditions", Check::kListMap, "type"},
-    {"TrainingRuntime", "spec.template.spec.volumeClaimPolicies[*].templates[*].status.conditions[*]", Check::kRequired, "status"},
-    {"TrainingRuntime", "spec.template.spec.volumeClaimPolicies[*].templates[*].status.conditions[*]", Check::kRequired, "type"},
-    {"TrainingRuntime", "spec.template.spec.volumeClaimPolicies[*].templates[*].status.conditions[*].lastProbeTime", Check::kFormat, "date-time"},
-    {"TrainingRuntime", "spec.template.spec.volumeClaimPolicies[*].templates[*].status.conditions[*].lastTransitionTime", Check::kFormat, "date-time"},
-    {"TrainingRuntime", "spec.template.spec.volumeClaimPolicies[*].templates[*].status.modifyVolumeStatus", Check::kRequired, "status"},
-    // PodSpec
-    {"PodSpec", "", Check::kRequired, "containers"},
-    {"PodSpec", "affinity", Check::kUse, "Affinity"},
-    {"PodSpec", "containers", Check::kListMap, "name"},
-    {"PodSpec", "containers[*]", Check::kUse, "Container"},
-    {"PodSpec", "ephemeralContainers", Check::kListMap, "name"},
-    {"PodSpec", "ephemeralContainers[*]", Check::kUse, "Container"},
-    {"PodSpec", "hostAliases", Check::kListMap, "ip"},
-    {"PodSpec", "hostAliases[*]", Check::kRequired, "ip"},
-    {"PodSpec", "imagePullSecrets", Check::kListMap, "name"},
-    {"PodSpec", "initContainers", Check::kListMap, "name"},
-    {"PodSpec", "initContainers[*]", Check::kUse, "Container"},
-    {"PodSpec", "os", Check::kRequired, "name"},
-    {"PodSpec", "overhead[*]", Check::kPattern, kQuantityPattern},
-    {"PodSpec", "readinessGates[*]", Check::kRequired, "conditionType"},
-    {"PodSpec", "resourceClaims", Check::kListMap, "name"},
-    {"PodSpec", "resourceClaims[*]", Check::kRequired, "name"},
-    {"PodSpec", "resources", Check::kUse, "ResourceRequirements"},
-    {"PodSpec", "schedulingGates", Check::kListMap, "name"},
-    {"PodSpec", "schedulingGates[*]", Check::kRequired, "name"},
-    {"PodSpec", "securityContext", Check::kUse, "PodSecurityContext"},
-    {"PodSpec", "topologySpreadConstraints", Check::kListMap, "topologyKey,whenUnsatisfiable"},
-    {"PodSpec", "topologySpreadConstraints[*]", Check::kRequired, "maxSkew"},
-    {"PodSpec", "topologySpreadConstraints[*]", Check::kRequired, "topologyKey"},
-    {"PodSpec", "topologySpreadConstraints[*]", Check::kRequired, "whenUnsatisfiable"},
-    {"PodSpec", "topologySpreadConstraints[*].labelSelector", Check::kUse, "LabelSelector"},
-    {"PodSpec", "volumes", Check::kListMap, "name"},
-    {"PodSpec", "volumes[*]", Check::kUse, "Volume"},
-    // Container
-    {"Container", "", Check::kRequired, "name"},
-    {"Container", "env", Check::kListMap, "name"},
-    {"Container", "env[*]", Check::kUse, "EnvVar"},
-    {"Container", "lifecycle.postStart", Check::kUse, "LifecycleHandler"},
-    {"Container", "lifecycle.preStop", Check::kUse, "LifecycleHandler"},
-    {"Container", "livenessProbe", Check::kUse, "Probe"},
-    {"Container", "ports", Check::kListMap, "containerPort,protocol"},
-    {"Container", "ports[*]", Check::kRequired, "containerPort"},
-    {"Container", "readinessProbe", Check::kUse, "Probe"},
-    {"Container", "resizePolicy[*]", Check::kRequired, "resourceName"},
-    {"Container", "resizePolicy[*]", Check::kRequired, "restartPolicy"},
-    {"Container", "resources", Check::kUse, "ResourceRequirements"},
-    {"Container", "restartPolicyRules[*]", Check::kRequired, "action"},
-    {"Container", "restartPolicyRules[*].exitCodes", Check::kRequired, "operator"},
-    {"Container", "restartPolicyRules[*].exitCodes.values", Check::kListSet, ""},
-    {"Container", "securityContext", Check::kUse, "SecurityContext"},
-    {"Container", "startupProbe", Check::kUse, "Probe"},
-    {"Container", "volumeDevices", Check::kListMap, "devicePath"},
-    {"Container", "volumeDevices[*]", Check::kRequired, "devicePath"},
-    {"Container", "volumeDevices[*]", Check::kRequired, "name"},
-    {"Container", "volumeMounts", Check::kListMap, "mountPath"},
-    {"Container", "volumeMounts[*]", Check::kRequired, "mountPath"},
-    {"Container", "volumeMounts[*]", Check::kRequired, "name"},
-    // EnvVar
-    {"EnvVar", "", Check::kRequired, "name"},
-    {"EnvVar", "valueFrom.configMapKeyRef", Check::kRequired, "key"},
-    {"EnvVar", "valueFrom.fieldRef", Check::kRequired, "fieldPath"},
-    {"EnvVar", "valueFrom.fileKeyRef", Check::kRequired, "key"},
-    {"EnvVar", "valueFrom.fileKeyRef", Check::kRequired, "path"},
-    {"EnvVar", "valueFrom.fileKeyRef", Check::kRequired, "volumeName"},
-    {"EnvVar", "valueFrom.resourceFieldRef", Check::kRequired, "resource"},
-    {"EnvVar", "valueFrom.resourceFieldRef.divisor", Check::kPattern, kQuantityPattern},
-    {"EnvVar", "valueFrom.secretKeyRef", Check::kRequired, "key"},
-    // ResourceRequirements
-    {"ResourceRequirements", "claims", Check::kListMap, "name"},
-    {"ResourceRequirements", "claims[*]", Check::kRequired, "name"},
-    {"ResourceRequirements", "limits[*]", Check::kPattern, kQuantityPattern},
-    {"ResourceRequirements", "requests[*]", Check::kPattern, kQuantityPattern},
-    // SecurityContext
-    {"SecurityContext", "appArmorProfile", Check::kRequired, "type"},
-    {"SecurityContext", "seccompProfile", Check::kRequired, "type"},
-    // PodSecurityContext
-    {"PodSecurityContext", "appArmorProfile", Check::kRequired, "type"},
-    {"PodSecurityContext", "seccompProfile", Check::kRequired, "type"},
-    {"PodSecurityContext", "sysctls[*]", Check::kRequired, "name"},
-    {"PodSecurityContext", "sysctls[*]", Check::kRequired, "value"},
-    // Affinity
-    {"Affinity", "nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[*]", Check::kRequired, "preference"},
-    {"Affinity", "nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[*]", Check::kRequired, "weight"},
-    {"Affinity", "nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[*].preference.matchExpressions[*]", Check::kRequired, "key"},
-    {"Affinity", "nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[*].preference.matchExpressions[*]", Check::kRequired, "operator"},
-    {"Affinity", "nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[*].preference.matchFields[*]", Check::kRequired, "key"},
-    {"Affinity", "nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[*].preference.matchFields[*]", Check::kRequired, "operator"},
-    {"Affinity", "nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution", Check::kRequired, "nodeSelectorTerms"},
-    {"Affinity", "nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[*].matchExpressions[*]", Check::kRequired, "key"},
-    {"Affinity", "nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[*].matchExpressions[*]", Check::kRequired, "operator"},
-    {"Affinity", "nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[*].matchFields[*]", Check::kRequired, "key"},
-    {"Affinity", "nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[*].matchFields[*]", Check::kRequired, "operator"},
-    {"Affinity", "podAffinity.preferredDuringSchedulingIgnoredDuringExecution[*]", Check::kRequired, "podAffinityTerm"},
-    {"Affinity", "podAffinity.preferredDuringSchedulingIgnoredDuringExecution[*]", Check::kRequired, "weight"},
-    {"Affinity", "podAffinity.preferredDuringSchedulingIgnoredDuringExecution[*].podAffinityTerm", Check::kRequired, "topologyKey"},
-    {"Affinity", "podAffinity.preferredDuringSchedulingIgnoredDuringExecution[*].podAffinityTerm.labelSelector", Check::kUse, "LabelSelector"},
-    {"Affinity", "podAffinity.preferredDuringSchedulingIgnoredDuringExecution[*].podAffinityTerm.namespaceSelector", Check::kUse, "LabelSelector"},
-    {"Affinity", "podAffinity.requiredDuringSchedulingIgnoredDuringExecution[*]", Check::kRequired, "topologyKey"},
-    {"Affinity", "podAffinity.requiredDuringSchedulingIgnoredDuringExecution[*].labelSelector", Check::kUse, "LabelSelector"},
-    {"Affinity", "podAffinity.requiredDuringSchedulingIgnoredDuringExecution[*].namespaceSelector", Check::kUse, "LabelSelector"},
-    {"Affinity", "podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[*]", Check::kRequired, "podAffinityTerm"},
-    {"Affinity", "podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[*]", Check::kRequired, "weight"},
-    {"Affinity", "podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[*].podAffinityTerm", Check::kRequired, "topologyKey"},
-    {"Affinity", "podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[*].podAffinityTerm.labelSelector", Check::kUse, "LabelSelector"},
-    {"Affinity", "podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[*].podAffinityTerm.namespaceSelector", Check::kUse, "LabelSelector"},
-    {"Affinity", "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[*]", Check::kRequired, "topologyKey"},
-    {"Affinity", "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[*].labelSelector", Check::kUse, "LabelSelector"},
-    {"Affinity", "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[*].namespaceSelector", Check::kUse, "LabelSelector"},
-    // LabelSelector
-    {"LabelSelector", "matchExpressions[*]", Check::kRequired, "key"},
-    {"LabelSelector", "matchExpressions[*]", Check::kRequired, "operator"},
-    // Volume
-    {"Volume", "", Check::kRequired, "name"},
-    {"Volume", "awsElasticBlockStore", Check::kRequired, "volumeID"},
-    {"Volume", "azureDisk", Check::kRequired, "diskName"},
-    {"Volume", "azureDisk", Check::kRequired, "diskURI"},
-    {"Volume", "azureFile", Check::kRequired, "secretName"},
-    {"Volume", "azureFile", Check::kRequired, "shareName"},
-    {"Volume", "cephfs", Check::kRequired, "monitors"},
-    {"Volume", "cinder", Check::kRequired, "volumeID"},
-    {"Volume", "configMap.items[*]", Check::kRequired, "key"},
-    {"Volume", "configMap.items[*]", Check::kRequired, "path"},
-    {"Volume", "csi", Check::kRequired, "driver"},
-    {"Volume", "downwardAPI.items[*]", Check::kRequired, "path"},
-    {"Volume", "downwardAPI.items[*].fieldRef", Check::kRequired, "fieldPath"},
-    {"Volume", "downwardAPI.items[*].resourceFieldRef", Check::kRequired, "resource"},
-    {"Volume", "downwardAPI.items[*].resourceFieldRef.divisor", Check::kPattern, kQuantityPattern},
-    {"Volume", "emptyDir.sizeLimit", Check::kPattern, kQuantityPattern},
-    {"Volume", "ephemeral.volumeClaimTemplate", Check::kRequired, "spec"},
-    {"Volume", "ephemeral.volumeClaimTemplate.spec", Check::kUse, "PersistentVolumeClaimSpec"},
-    {"Volume", "flexVolume", Check::kRequired, "driver"},
-    {"Volume", "gcePersistentDisk", Check::kRequired, "pdName"},
-    {"Volume", "gitRepo", Check::kRequired, "repository"},
-    {"Volume", "glusterfs", Check::kRequired, "endpoints"},
-    {"Volume", "glusterfs", Check::kRequired, "path"},
-    {"Volume", "hostPath", Check::kRequired, "path"},
-    {"Volume", "iscsi", Check::kRequired, "iqn"},
-    {"Volume", "iscsi", Check::kRequired, "lun"},
-    {"Volume", "iscsi", Check::kRequired, "targetPortal"},
-    {"Volume", "nfs", Check::kRequired, "path"},
-    {"Volume", "nfs", Check::kRequired, "server"},
-    {"Volume", "persistentVolumeClaim", Check::kRequired, "claimName"},
-    {"Volume", "photonPersistentDisk", Check::kRequired, "pdID"},
-    {"Volume", "portworxVolume", Check::kRequired, "volumeID"},
-    {"Volume", "projected.sources[*].clusterTrustBundle", Check::kRequired, "path"},
-    {"Volume", "projected.sources[*].clusterTrustBundle.labelSelector", Check::kUse, "LabelSelector"},
-    {"Volume", "projected.sources[*].configMap.items[*]", Check::kRequired, "key"},
-    {"Volume", "projected.sources[*].configMap.items[*]", Check::kRequired, "path"},
-    {"Volume", "projected.sources[*].downwardAPI.items[*]", Check::kRequired, "path"},
-    {"Volume", "projected.sources[*].downwardAPI.items[*].fieldRef", Check::kRequired, "fieldPath"},
-    {"Volume", "projected.sources[*].downwardAPI.items[*].resourceFieldRef", Check::kRequired, "resource"},
-    {"Volume", "projected.sources[*].downwardAPI.items[*].resourceFieldRef.divisor", Check::kPattern, kQuantityPattern},
-    {"Volume", "projected.sources[*].podCertificate", Check::kRequired, "keyType"},
-    {"Volume", "projected.sources[*].podCertificate", Check::kRequired, "signerName"},
-    {"Volume", "projected.sources[*].secret.items[*]", Check::kRequired, "key"},
-    {"Volume", "projected.sources[*].secret.items[*]", Check::kRequired, "path"},
-    {"Volume", "projected.sources[*].serviceAccountToken", Check::kRequired, "path"},
-    {"Volume", "quobyte", Check::kRequired, "registry"},
-    {"Volume", "quobyte", Check::kRequired, "volume"},
-    {"Volume", "rbd", Check::kRequired, "image"},
-    {"Volume", "rbd", Check::kRequired, "monitors"},
-    {"Volume", "scaleIO", Check::kRequired, "gateway"},
-    {"Volume", "scaleIO", Check::kRequired, "secretRef"},
-    {"Volume", "scaleIO", Check::kRequired, "system"},
-    {"Volume", "secret.items[*]", Check::kRequired, "key"},
-    {"Volume", "secret.items[*]", Check::kRequired, "path"},
-    {"Volume", "vsphereVolume", Check::kRequired, "volumePath"},
-    // PersistentVolumeClaimSpec
-    {"PersistentVolumeClaimSpec", "dataSource", Check::kRequired, "kind"},
-    {"PersistentVolumeClaimSpec", "dataSource", Check::kRequired, "name"},
-    {"PersistentVolumeClaimSpec", "dataSourceRef", Check::kRequired, "kind"},
-    {"PersistentVolumeClaimSpec", "dataSourceRef", Check::kRequired, "name"},
-    {"PersistentVolumeClaimSpec", "resources.limits[*]", Check::kPattern, kQuantityPattern},
-    {"PersistentVolumeClaimSpec", "resources.requests[*]", Check::kPattern, kQuantityPattern},
-    {"PersistentVolumeClaimSpec", "selector", Check::kUse, "LabelSelector"},
-    // LifecycleHandler
-    {"LifecycleHandler", "httpGet", Check::kRequired, "port"},
-    {"LifecycleHandler", "httpGet.httpHeaders[*]", Check::kRequired, "name"},
-    {"LifecycleHandler", "httpGet.httpHeaders[*]", Check::kRequired, "value"},
-    {"LifecycleHandler", "sleep", Check::kRequired, "seconds"},
-    {"LifecycleHandler", "tcpSocket", Check::kRequired, "port"},
-    // Probe
-    {"Probe", "grpc", Check::kRequired, "port"},
-    {"Probe", "httpGet", Check::kRequired, "port"},
-    {"Probe", "httpGet.httpHeaders[*]", Check::kRequired, "name"},
-    {"Probe", "httpGet.httpHeaders[*]", Check::kRequired, "value"},
-    {"Probe", "tcpSocket", Check::kRequired, "port"},
-};
-// clang-format on
 
 constexpr std::string_view kRootGroup[] = {"TrainJob", "TrainingRuntime"};
 
@@ -375,115 +48,96 @@ std::string JoinPath(std::string_view base, std::string_view rel) {
   return path;
 }
 
-// Where each group's rows lie in kRules, found at compile time: a group's rows must be contiguous.
-struct GroupRange {
-  std::string_view group;
-  std::size_t begin = 0;
-  std::size_t end = 0;
+using RuleTree = PathTree<SchemaRule>;
+
+// The table's groups (lib/api/crd_tables.cpp), found at first use: each group's rows on a tree of
+// their paths, the group each kUse row names, and each row's rank, its place among its group's rules
+// once kUse rows are expanded (FlattenSchema's order), which orders the problems found at one
+// position. A table mistake (a group's rows split, or a path's, a kUse row naming no group, groups
+// nesting too deep: a kUse cycle) throws std::logic_error.
+class Groups {
+ public:
+  static const Groups& Get() {
+    static const Groups groups(SchemaRules());
+    return groups;
+  }
+
+  const RuleTree& tree() const { return tree_; }
+  std::span<const SchemaRule> Rows(std::string_view group) const { return groups_[Find(group)].rows; }
+  const RuleTree::Node& Root(std::string_view group) const { return tree_[groups_[Find(group)].root]; }
+
+  // The root of the group a kUse row names.
+  const RuleTree::Node& Used(const SchemaRule& row) const { return tree_[used_[IndexOf(row)]]; }
+
+  // The number of rules before `row` in its group, groups expanded.
+  std::size_t Rank(const SchemaRule& row) const { return rank_[IndexOf(row)]; }
+
+ private:
+  struct Group {
+    std::string_view name;
+    std::span<const SchemaRule> rows;
+    std::size_t root = 0;  // in tree_
+    std::size_t size = 0;  // its rules, groups expanded; 0 until known
+  };
+
+  explicit Groups(std::span<const SchemaRule> table) : table_(table), used_(table.size()), rank_(table.size()) {
+    std::size_t begin = 0;
+    for (std::size_t i = 1; i <= table.size(); ++i) {
+      if (i < table.size() && table[i].group == table[begin].group) continue;
+      for (const Group& group : groups_) {
+        if (group.name == table[begin].group) throw std::logic_error("schema table: a group's rows are split");
+      }
+      const std::span<const SchemaRule> rows = table.subspan(begin, i - begin);
+      groups_.push_back(Group{table[begin].group, rows, tree_.Add(rows)});
+      begin = i;
+    }
+    for (std::size_t g = 0; g < groups_.size(); ++g) Size(g, 0);
+  }
+
+  std::size_t IndexOf(const SchemaRule& row) const { return static_cast<std::size_t>(&row - table_.data()); }
+
+  std::size_t Find(std::string_view group) const {
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+      if (groups_[g].name == group) return g;
+    }
+    throw std::logic_error(fmt::format("schema table: no group {}", group));
+  }
+
+  // The rules of group `g` with its kUse rows expanded; sets the ranks of its rows.
+  std::size_t Size(std::size_t g, int depth) {
+    if (groups_[g].size != 0) return groups_[g].size;
+    if (depth > 16) throw std::logic_error(fmt::format("schema table: groups nest too deep at {}", groups_[g].name));
+    std::size_t size = 0;
+    for (const SchemaRule& row : groups_[g].rows) {
+      rank_[IndexOf(row)] = size;
+      if (row.check == Check::kUse) {
+        const std::size_t used = Find(row.arg);
+        used_[IndexOf(row)] = groups_[used].root;
+        size += Size(used, depth + 1);
+      } else {
+        ++size;
+      }
+    }
+    groups_[g].size = size;
+    return size;
+  }
+
+  std::span<const SchemaRule> table_;
+  RuleTree tree_;
+  std::vector<Group> groups_;
+  std::vector<std::size_t> used_;  // of each kUse row: the root of its group
+  std::vector<std::size_t> rank_;
 };
 
-constexpr std::size_t kGroupCount = [] {
-  std::size_t count = 1;
-  for (std::size_t i = 1; i < std::size(kRules); ++i) count += kRules[i].group != kRules[i - 1].group ? 1 : 0;
-  return count;
-}();
-
-constexpr std::array<GroupRange, kGroupCount> kGroups = [] {
-  std::array<GroupRange, kGroupCount> groups;
-  std::size_t g = 0;
-  groups[0] = GroupRange{kRules[0].group, 0, 0};
-  for (std::size_t i = 0; i < std::size(kRules); ++i) {
-    if (kRules[i].group != groups[g].group) {
-      for (std::size_t j = 0; j <= g; ++j) {
-        if (groups[j].group == kRules[i].group) throw std::logic_error("schema table: a group's rows are split");
-      }
-      groups[++g] = GroupRange{kRules[i].group, i, i};
-    }
-    groups[g].end = i + 1;
-  }
-  return groups;
-}();
-
-constexpr std::span<const SchemaRule> GroupRows(std::string_view group) {
-  for (const GroupRange& range : kGroups) {
-    if (range.group == group) return std::span<const SchemaRule>(kRules).subspan(range.begin, range.end - range.begin);
-  }
-  return {};
-}
-
-void Flatten(std::string_view group, const std::string& base, std::vector<FlatSchemaRule>& out, int depth) {
-  if (depth > 16) throw std::logic_error(fmt::format("schema table: groups nest too deep at {}", group));
-  for (const SchemaRule& rule : GroupRows(group)) {
+void Flatten(std::string_view group, const std::string& base, std::vector<FlatSchemaRule>& out) {
+  for (const SchemaRule& rule : Groups::Get().Rows(group)) {
     std::string path = JoinPath(base, rule.path);
     if (rule.check == Check::kUse) {
-      Flatten(rule.arg, path, out, depth + 1);
+      Flatten(rule.arg, path, out);
     } else {
       out.push_back(FlatSchemaRule{std::move(path), rule.check, rule.arg, rule.message});
     }
   }
-}
-
-// The rules of a scope on a tree of their paths; a node's rules are indexes into `rules`, which
-// holds those of FlattenSchema, in its order. Built at compile time (kTrie), so groups that nest
-// too deep (a kUse cycle) stop the build.
-struct RuleTrie : PathTree<std::uint16_t> {
-  std::vector<const SchemaRule*> rules;
-};
-
-// Adds the rows of `group` below node `at`, following kUse rows into their groups, as Flatten
-// orders them.
-constexpr void Insert(RuleTrie& trie, std::string_view group, std::size_t at, int depth) {
-  if (depth > 16) throw std::logic_error("schema table: groups nest too deep");
-  for (const SchemaRule& rule : GroupRows(group)) {
-    std::size_t node = trie.Add(at, rule.path);
-    if (rule.check == Check::kUse) {
-      Insert(trie, rule.arg, node, depth + 1);
-    } else {
-      if (trie.rules.size() > UINT16_MAX) throw std::logic_error("schema table: too many rules");
-      trie.nodes[node].rules.push_back(static_cast<std::uint16_t>(trie.rules.size()));
-      trie.rules.push_back(&rule);
-    }
-  }
-}
-
-constexpr RuleTrie BuildTrie(SchemaScope scope) {
-  RuleTrie trie;
-  trie.nodes.reserve(std::size(kRules) * 2);  // fewer steps for the compiler's evaluation
-  trie.rules.reserve(std::size(kRules) * 2);
-  Insert(trie, kRootGroup[static_cast<int>(scope)], 0, 0);
-  return trie;
-}
-
-// A RuleTrie as the program holds it: its tree frozen, and the rules in FlattenSchema's order.
-struct TrieView {
-  std::span<const FrozenPathNode> nodes;
-  std::span<const std::uint16_t> node_rules;  // indexes into `rules`
-  std::span<const SchemaRule* const> rules;
-};
-
-template <std::size_t kNodes, std::size_t kRules>
-struct FrozenTrie {
-  FrozenPathTree<std::uint16_t, kNodes, kRules> tree;
-  std::array<const SchemaRule*, kRules> rules{};
-
-  constexpr TrieView View() const { return TrieView{tree.nodes, tree.rules, rules}; }
-};
-
-template <std::size_t kNodes, std::size_t kRules>
-constexpr FrozenTrie<kNodes, kRules> FreezeTrie(const RuleTrie& trie) {
-  FrozenTrie<kNodes, kRules> out{Freeze<kNodes, kRules>(trie), {}};
-  for (std::size_t i = 0; i < trie.rules.size(); ++i) out.rules[i] = trie.rules[i];
-  return out;
-}
-
-template <SchemaScope kScope>
-constexpr auto kTrieSizes = FrozenSizes(BuildTrie(kScope));
-template <SchemaScope kScope>
-constexpr auto kTrie = FreezeTrie<kTrieSizes<kScope>[0], kTrieSizes<kScope>[1]>(BuildTrie(kScope));
-
-TrieView Trie(SchemaScope scope) {
-  if (scope == SchemaScope::kTrainJob) return kTrie<SchemaScope::kTrainJob>.View();
-  return kTrie<SchemaScope::kRuntime>.View();
 }
 
 // One step from a parent to a value: a map key (a field, or a key under additionalProperties) or a
@@ -757,10 +411,11 @@ const CelRule* FindCelRule(std::string_view rule) {
 
 class Checker {
  public:
-  Checker(TrieView trie, const std::string& subject, std::vector<Diagnostic>& out)
-      : trie_(trie), subject_(subject), out_(out) {}
+  Checker(const std::string& subject, std::vector<Diagnostic>& out) : subject_(subject), out_(out) {}
 
-  void Run(const Tree& document) { Walk(document, 0, document.origin()); }
+  void Run(const Tree& document, std::string_view root_group) {
+    Walk(document, document.origin(), groups_.Root(root_group), 0);
+  }
 
   // The API server reports a document's errors in the order of the rules, then of the values a rule
   // reaches; sorted by position, ties keep that order.
@@ -779,21 +434,27 @@ class Checker {
   }
 
  private:
-  void Walk(const Tree& node, std::size_t at, const Origin& where) {
-    const FrozenPathNode& here = trie_.nodes[at];
-    for (std::size_t r : trie_.node_rules.subspan(here.first_rule, here.rule_count)) {
-      rule_ = r;
-      One(*trie_.rules[r], Target{&node, &steps_, where});
+  // Checks the rules at tree node `here` and below on `node`; `rank` is the rank of the first rule of
+  // the group `here` belongs to.
+  void Walk(const Tree& node, const Origin& where, const RuleTree::Node& here, std::size_t rank) {
+    for (const SchemaRule& row : here.rules) {
+      if (row.check == Check::kUse) {
+        Walk(node, where, groups_.Used(row), rank + groups_.Rank(row));
+      } else {
+        rule_ = rank + groups_.Rank(row);
+        One(row, Target{&node, &steps_, where});
+      }
     }
-    for (std::size_t child = here.first_child; child < here.children_end(); ++child) {
-      const std::string_view segment = trie_.nodes[child].segment;
-      if (segment == "[*]") {
+    const RuleTree& tree = groups_.tree();
+    for (std::size_t c = here.first_child; c != RuleTree::kNone; c = tree[c].next_sibling) {
+      const RuleTree::Node& child = tree[c];
+      if (child.segment == "[*]") {
         if (node.IsList()) {
           for (std::size_t i = 0; i < node.items().size(); ++i) {
             const Tree& item = node.items()[i];
             if (item.IsNull()) continue;
             steps_.push_back(Step{{}, i, true});
-            Walk(item, child, item.origin());
+            Walk(item, item.origin(), child, rank);
             steps_.pop_back();
           }
         } else if (node.IsMap()) {
@@ -801,7 +462,7 @@ class Checker {
             const Tree& value = node.items()[i];
             if (value.IsNull()) continue;
             steps_.push_back(Step{node.KeyAt(i), 0, false});
-            Walk(value, child, node.KeyOriginAt(i));
+            Walk(value, node.KeyOriginAt(i), child, rank);
             steps_.pop_back();
           }
         }
@@ -809,11 +470,11 @@ class Checker {
       }
       if (!node.IsMap()) continue;
       // The API server prunes nulls of non-nullable fields: a null is an absent field.
-      const Tree* value = node.Find(segment);
+      const Tree* value = node.Find(child.segment);
       if (value == nullptr || value->IsNull()) continue;
       const std::size_t i = static_cast<std::size_t>(value - node.items().data());
-      steps_.push_back(Step{segment, 0, false});
-      Walk(*value, child, node.KeyOriginAt(i));
+      steps_.push_back(Step{child.segment, 0, false});
+      Walk(*value, node.KeyOriginAt(i), child, rank);
       steps_.pop_back();
     }
   }
@@ -961,31 +622,29 @@ class Checker {
     return it->second;
   }
 
-  TrieView trie_;
+  const Groups& groups_ = Groups::Get();
   const std::string& subject_;
   std::vector<Diagnostic>& out_;
   std::vector<Step> steps_;            // from the document to the value being checked
-  std::size_t rule_ = 0;               // the rule being checked
+  std::size_t rule_ = 0;               // the rank of the rule being checked
   std::vector<std::size_t> rule_of_;   // the rule of each diagnostic in out_
 };
 
 }  // namespace
 
-std::span<const SchemaRule> SchemaRules() { return kRules; }
-
 bool HasCelEvaluator(std::string_view rule) { return FindCelRule(rule) != nullptr; }
 
 std::vector<FlatSchemaRule> FlattenSchema(SchemaScope scope) {
   std::vector<FlatSchemaRule> out;
-  Flatten(kRootGroup[static_cast<int>(scope)], "", out, 0);
+  Flatten(kRootGroup[static_cast<int>(scope)], "", out);
   return out;
 }
 
 std::vector<Diagnostic> CheckSchema(const Tree& document, SchemaScope scope, const std::string& subject) {
   std::vector<Diagnostic> out;
   if (!document.IsMap()) return out;
-  Checker checker(Trie(scope), subject, out);
-  checker.Run(document);
+  Checker checker(subject, out);
+  checker.Run(document, kRootGroup[static_cast<int>(scope)]);
   checker.SortByPosition();
   return out;
 }

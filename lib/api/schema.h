@@ -1,9 +1,10 @@
 // The constraints of the trainer.kubeflow.org CRD schemas, checked as the API server checks them:
 // required fields, minimum, minLength/maxLength, minItems/maxItems, minProperties, enum, pattern,
 // date-time format, list-type map and set uniqueness, and the x-kubernetes-validations (CEL)
-// rules that apply on create. The table is ours, written from the upstream CRDs
-// (manifests/base/crds); schema_test.cpp checks it against them when they are at hand. Types the
-// CRDs embed in several places (EnvVar, Volume, Container, ...) are groups of rows used by path.
+// rules that apply on create. The table is generated from the upstream CRDs (manifests/base/crds)
+// into lib/api/crd_tables.cpp by tools/gen_crd_tables.cpp, which lists what it leaves out and why;
+// schema_test.cpp checks it against them when they are at hand. Types the CRDs embed in several
+// places (EnvVar, Volume, Container, ...) are groups of rows used by path.
 #pragma once
 
 #include <span>
@@ -43,6 +44,8 @@ struct SchemaRule {
   std::string_view message = {};
 };
 
+// The table, in lib/api/crd_tables.cpp: each group's rows side by side, in tree order (a path's own
+// rows, then those below each of its fields).
 std::span<const SchemaRule> SchemaRules();
 
 // A rule with its full path from the document root, kUse rows expanded.

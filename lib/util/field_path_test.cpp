@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,60 +11,86 @@ namespace trainer {
 
 namespace {
 
-// Rules are the indexes of the paths they were added for.
-constexpr std::string_view kPaths[] = {
-    "spec.b[*].x", "spec.a", "status", "spec.b[*].y", "spec.a", "spec.b",
+struct Row {
+  std::string_view path;
 };
 
-constexpr PathTree<int> Build() {
-  PathTree<int> tree;
-  for (int i = 0; i < static_cast<int>(std::size(kPaths)); ++i) tree.nodes[tree.Add(0, kPaths[i])].rules.push_back(i);
-  return tree;
-}
-
-constexpr auto kSizes = FrozenSizes(Build());
-constexpr auto kFrozen = Freeze<kSizes[0], kSizes[1]>(Build());
-
-// Every path the frozen tree holds, "path: rules", walking it as the rule tables do.
-template <typename Frozen>
-void Walk(const Frozen& tree, std::size_t at, const std::string& path, std::vector<std::string>& out) {
-  const FrozenPathNode& node = tree.nodes[at];
-  if (node.rule_count != 0) {
-    std::string line = path + ":";
-    for (int rule : tree.RulesOf(node)) line += " " + std::to_string(rule);
-    out.push_back(line);
-  }
-  for (std::size_t child = node.first_child; child < node.children_end(); ++child) {
-    const std::string_view segment = tree.nodes[child].segment;
-    Walk(tree, child, path.empty() ? std::string(segment) : path + "." + std::string(segment), out);
+// Every node of the tree below `at`, "path: rows", rows by their index in `table`, walking it as
+// the rule tables do.
+void Walk(const PathTree<Row>& tree, std::size_t at, const std::string& path, std::span<const Row> table,
+          std::vector<std::string>& out) {
+  const PathTree<Row>::Node& node = tree[at];
+  std::string line = path + ":";
+  for (const Row& row : node.rules) line += " " + std::to_string(&row - table.data());
+  out.push_back(line);
+  for (std::size_t c = node.first_child; c != PathTree<Row>::kNone; c = tree[c].next_sibling) {
+    Walk(tree, c, path.empty() ? std::string(tree[c].segment) : path + "/" + std::string(tree[c].segment), table, out);
   }
 }
+
+std::vector<std::string> Nodes(std::span<const Row> table) {
+  PathTree<Row> tree;
+  std::vector<std::string> out;
+  Walk(tree, tree.Add(table), "", table, out);
+  return out;
+}
+
+using Lines = std::vector<std::string>;
 
 }  // namespace
 
-TEST_CASE("a frozen path tree has the nodes and rules of the tree it was made from") {
-  static_assert(kSizes[0] == 8);  // the document, spec, status, b, a, [*], x, y
-  static_assert(kSizes[1] == std::size(kPaths));
-  // Children in the order paths first named them; a node's rules in the order they were added.
-  std::vector<std::string> paths;
-  Walk(kFrozen, 0, "", paths);
-  CHECK(paths ==
-        std::vector<std::string>{"spec.b: 5", "spec.b.[*].x: 0", "spec.b.[*].y: 3", "spec.a: 1 4", "status: 2"});
+TEST_CASE("a path's segments are its field names and [*]") {
+  using Views = std::vector<std::string_view>;
+  CHECK(Segments("spec.b[*].x") == Views{"spec", "b", "[*]", "x"});
+  CHECK(Segments("[*].name") == Views{"[*]", "name"});
+  CHECK(Segments("limits[*]") == Views{"limits", "[*]"});
+  CHECK(Segments("a[*][*]") == Views{"a", "[*]", "[*]"});
+  CHECK(Segments("name") == Views{"name"});
+  CHECK(Segments("").empty());
 }
 
-TEST_CASE("a frozen path tree is breadth first, each node's children side by side") {
-  CHECK(kFrozen.nodes[0].segment.empty());
-  CHECK(kFrozen.nodes[0].first_child == 1);
-  CHECK(kFrozen.nodes[0].child_count == 2);  // spec, status
-  CHECK(kFrozen.nodes[1].segment == "spec");
-  CHECK(kFrozen.nodes[2].segment == "status");
-  CHECK(kFrozen.nodes[1].first_child == 3);  // b, a
-  CHECK(kFrozen.nodes[3].segment == "b");
-  CHECK(kFrozen.nodes[4].segment == "a");
-  CHECK(kFrozen.nodes[5].segment == "[*]");
-  CHECK(kFrozen.nodes[6].segment == "x");
-  CHECK(kFrozen.nodes[7].segment == "y");
-  CHECK_FALSE(kFrozen.nodes[2].has_children());
+TEST_CASE("SegmentAt starts at 0 or where a segment ends, and tells where the next starts") {
+  static_assert(SegmentAt("a.b[*].c", 0).text == "a");
+  static_assert(SegmentAt("a.b[*].c", 0).end == 1);
+  static_assert(SegmentAt("a.b[*].c", 1).text == "b");
+  static_assert(SegmentAt("a.b[*].c", 1).end == 3);
+  static_assert(SegmentAt("a.b[*].c", 3).text == "[*]");
+  static_assert(SegmentAt("a.b[*].c", 3).end == 6);
+  static_assert(SegmentAt("a.b[*].c", 6).text == "c");
+  static_assert(SegmentAt("a.b[*].c", 6).end == 8);
+}
+
+TEST_CASE("a path tree of rules in tree order has one node per field, children in order") {
+  const Row table[] = {{""},          {"spec"},        {"spec.a"},      {"spec.a"},
+                       {"spec.b[*]"}, {"spec.b[*].x"}, {"spec.b[*].y"}, {"spec.bc"},
+                       {"spec.bC"},   {"status.c"}};
+  CHECK(Nodes(table) == Lines{": 0", "spec: 1", "spec/a: 2 3", "spec/b:", "spec/b/[*]: 4", "spec/b/[*]/x: 5",
+                              "spec/b/[*]/y: 6", "spec/bc: 7", "spec/bC: 8", "status:", "status/c: 9"});
+}
+
+TEST_CASE("a path tree of rules in another order still reaches each rule once") {
+  const Row table[] = {{"a.x"}, {"b"}, {"a.y"}, {"a"}};
+  CHECK(Nodes(table) == Lines{":", "a:", "a/x: 0", "b: 1", "a: 3", "a/y: 2"});
+}
+
+TEST_CASE("a path tree refuses the rules of one path apart") {
+  const Row table[] = {{"a"}, {"a.x"}, {"a"}};
+  PathTree<Row> tree;
+  CHECK_THROWS_AS(tree.Add(table), std::logic_error);
+}
+
+TEST_CASE("a path tree holds the trees of several tables") {
+  const Row first[] = {{"a"}, {"a.b"}};
+  const Row second[] = {{"a.c"}};
+  PathTree<Row> tree;
+  const std::size_t one = tree.Add(first);
+  const std::size_t two = tree.Add(second);
+  std::vector<std::string> out;
+  Walk(tree, one, "", first, out);
+  CHECK(out == Lines{":", "a: 0", "a/b: 1"});
+  out.clear();
+  Walk(tree, two, "", second, out);
+  CHECK(out == Lines{":", "a:", "a/c: 0"});
 }
 
 }  // namespace trainer

@@ -16,7 +16,7 @@ Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime);
 
 // Every object the controller creates for `job`, the JobSet first. Admission is not run here: the
 // TrainJob webhook (webhooks/trainjob.h) judges a TrainJob before the controller sees it, and
-// RenderJobs runs it first. Throws Error, with the TrainJob as subject and positions filled in
+// lib/render runs it first. Throws Error, with the TrainJob as subject and positions filled in
 // where the field is known. `info` is the Info the webhook judged (ValidateTrainJob's result),
 // used up here; when there is none, NewRuntimeInfo(job, runtime) builds it.
 std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework,

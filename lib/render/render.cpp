@@ -161,17 +161,12 @@ class JobRenderer {
 
 }  // namespace
 
-void ForEachRenderedJob(const Inputs& inputs, const RenderOptions& options, std::vector<Diagnostic>* warnings,
-                        const std::function<void(RenderedJob&)>& rendered) {
-  JobRenderer renderer(options, warnings, rendered);
-  for (const TrainJob& job : inputs.jobs) renderer.Render(inputs, job);
-  renderer.Finish(inputs);
-}
-
 std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
                                     std::vector<Diagnostic>* warnings) {
   std::vector<RenderedJob> all;
-  ForEachRenderedJob(inputs, options, warnings, [&](RenderedJob& one) { all.push_back(std::move(one)); });
+  JobRenderer renderer(options, warnings, [&](RenderedJob& one) { all.push_back(std::move(one)); });
+  for (const TrainJob& job : inputs.jobs) renderer.Render(inputs, job);
+  renderer.Finish(inputs);
   return all;
 }
 

@@ -68,15 +68,10 @@ struct RenderedJob {
   std::vector<Tree> objects;
 };
 
-// Renders every TrainJob of `inputs` (which must outlive the result: origins point into it), each
+// Every TrainJob of `inputs` rendered (which must outlive the result: origins point into it), each
 // first judged by the TrainJob webhook as options.validate says; its warnings go to `warnings`
-// when given. Each TrainJob that renders goes to `rendered` at once, and its objects need not be
-// kept. All or nothing: throws Error holding every problem of every TrainJob, after the others
-// went to `rendered`.
-void ForEachRenderedJob(const Inputs& inputs, const RenderOptions& options, std::vector<Diagnostic>* warnings,
-                        const std::function<void(RenderedJob&)>& rendered);
-
-// ForEachRenderedJob, keeping every TrainJob's objects.
+// when given. For comparing renderings (diff --legacy); RenderTo prints them. All or nothing:
+// throws Error holding every problem of every TrainJob.
 std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
                                     std::vector<Diagnostic>* warnings = nullptr);
 

@@ -142,7 +142,7 @@ int RunRender(const RenderFlags& flags) {
   StringSink sink(!flags.quiet);
   RenderResult result = RenderTo(request, *fs, sink);
   PrintSummary(result, flags.quiet);
-  WriteStdout(sink.text());
+  for (const std::string& piece : sink.pieces()) WriteStdout(piece);
   return 0;
 }
 

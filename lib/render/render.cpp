@@ -180,6 +180,20 @@ constexpr std::string_view kJsonListTail =
 
 }  // namespace
 
+void StringSink::Output(std::string_view text) {
+  constexpr std::size_t kPieceBytes = std::size_t{1} << 20;
+  if (pieces_.empty() || pieces_.back().size() + text.size() > pieces_.back().capacity()) {
+    pieces_.emplace_back().reserve(std::max(kPieceBytes, text.size()));
+  }
+  pieces_.back().append(text);
+}
+
+std::string StringSink::text() const {
+  std::string all;
+  for (const std::string& piece : pieces_) all += piece;
+  return all;
+}
+
 RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& sink) {
   const bool json = request.format == RenderRequest::Format::kJson;
   const bool output = sink.WantsOutput();

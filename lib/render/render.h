@@ -43,16 +43,21 @@ class RenderSink {
 };
 
 // The standard output text, kept in memory until the render succeeded (--quiet: not formatted).
+// Kept in pieces of about a MiB, so that a long output is copied once, not at every doubling of
+// one string.
 class StringSink : public RenderSink {
  public:
   explicit StringSink(bool wants_output = true) : wants_output_(wants_output) {}
   bool WantsOutput() const override { return wants_output_; }
-  void Output(std::string_view text) override { text_ += text; }
-  const std::string& text() const { return text_; }
+  void Output(std::string_view text) override;
+  // The text in order, in pieces.
+  const std::vector<std::string>& pieces() const { return pieces_; }
+  // The whole text as one string.
+  std::string text() const;
 
  private:
   bool wants_output_;
-  std::string text_;
+  std::vector<std::string> pieces_;
 };
 
 // What a render says besides its objects, for stderr.

@@ -3,7 +3,9 @@
 //
 // Paths have two renderings. The report form reads like kubectl's field paths:
 //   spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image
-//   metadata.labels["app.kubernetes.io/name"]     (a key that is not [A-Za-z0-9_-]+ is quoted)
+//   metadata.labels["app.kubernetes.io/name"]     (a key that is not [A-Za-z0-9_-]+ is quoted, as
+//                                                  Go's %q quotes it; patterns take strconv.Unquote's
+//                                                  escapes, so a printed path reads back)
 //   spec.containers[name=node].args[2]            (a list compared by position)
 // and is also the syntax of ignore patterns. The JSON form is an RFC 6901 pointer for --json.
 //
@@ -138,8 +140,5 @@ bool Matches(const IgnoreRule& rule, std::string_view kind, const Path& path);
 // Drops the field changes of kModify objects that a rule matches, counting them in `ignored`; an
 // object left without changes becomes kUnchanged. Added and removed objects are kept whole.
 void ApplyIgnoreRules(const std::vector<IgnoreRule>& rules, std::vector<ObjectDiff>& diffs);
-
-// Appends `s` double-quoted, with JSON's escapes for quotes, backslashes and control characters.
-void AppendQuoted(std::string_view s, std::string& out);
 
 }  // namespace trainer

@@ -292,7 +292,7 @@ TEST_CASE("diff paths: the report form quotes keys and values that are not plain
   CHECK(FormatPath(path) == R"(metadata.labels["app.kubernetes.io/name"])");
   CHECK(FormatPath({PathSegment::Key("a b"), PathSegment::Key("c_d-1")}) == R"(["a b"].c_d-1)");
   CHECK(FormatPath({PathSegment::Key("say \"hi\"\\\n")}) == R"(["say \"hi\"\\\n"])");
-  CHECK(FormatPath({PathSegment::Key(""), PathSegment::Key("\x01")}) == R"([""]["\u0001"])");
+  CHECK(FormatPath({PathSegment::Key(""), PathSegment::Key("\x01")}) == R"([""]["\x01"])");
   CHECK(FormatPath({PathSegment::Key("args"), PathSegment::Index(2)}) == "args[2]");
   CHECK(FormatPath({PathSegment::Key("volumeMounts"), PathSegment::Item("mountPath", "/data/x.y:z@1+2", 0, 0)}) ==
         "volumeMounts[mountPath=/data/x.y:z@1+2]");
@@ -417,6 +417,33 @@ spec:
     CHECK(FormatPath(rule.path) == text);
     CHECK(Matches(rule, "Pod", c.path));
   }
+}
+
+TEST_CASE("diff paths: a printed path reads back as the same path") {
+  Path path = {PathSegment::Key("metadata"), PathSegment::Key("annotations"),
+               PathSegment::Key(std::string("say \"hi\"\\\a\b\f\n\r\t\v\0\x1b\x7f", 19)),
+               PathSegment::Key("caf\u00e9\u0085\u2028\U0001f680\xff"),
+               PathSegment::Item("name", "a]\x01\u00a0", 0, 0)};
+  std::string text = FormatPath(path);
+  CHECK(text == R"(metadata.annotations["say \"hi\"\\\a\b\f\n\r\t\v\x00\x1b\x7f"])"
+                "[\"caf\u00e9\\u0085\\u2028\U0001f680\\xff\"][name=\"a]\\x01\\u00a0\"]");
+  Path read = IgnoreRule::Parse(text).path;
+  for (PathSegment& s : path) s.from_index = s.to_index = PathSegment::kNoIndex;
+  CHECK(read == path);
+}
+
+TEST_CASE("diff ignore rules: quoted keys take strconv.Unquote's escapes") {
+  CHECK(IgnoreRule::Parse(R"(["\a\b\f\n\r\t\v\\\"\x41\xff\u00e9\U0001F680"])").path ==
+        Path{PathSegment::Key("\a\b\f\n\r\t\v\\\"A\xff\u00e9\U0001f680")});
+  CHECK(IgnoreRule::Parse(R"(["\u0041"])").path == Path{PathSegment::Key("A")});
+  CHECK(ParseError(R"(["\ud800"])") ==
+        R"(invalid ignore pattern "["\ud800"]": '\ud800' is not a Unicode character at column 3)");
+  CHECK(ParseError(R"(["\U00110000"])") ==
+        R"(invalid ignore pattern "["\U00110000"]": '\U00110000' is not a Unicode character at column 3)");
+  CHECK(ParseError(R"(["\x4"])") ==
+        R"(invalid ignore pattern "["\x4"]": expected two hex digits after \x at column 6)");
+  CHECK(ParseError(R"(["\u12g4"])") ==
+        R"(invalid ignore pattern "["\u12g4"]": expected four hex digits after \u at column 7)");
 }
 
 TEST_CASE("diff ignore rules: an invalid pattern is an error naming it") {

@@ -7,6 +7,7 @@
 
 #include "diff/reasons.h"
 #include "diff/unified.h"
+#include "util/quote.h"
 #include "yaml/reader.h"
 #include "yaml/writer.h"
 
@@ -131,7 +132,7 @@ void AppendFlow(const Tree& t, std::string& out) {
       if (IsPlainSafe(t.text())) {
         out += t.text();
       } else {
-        AppendQuoted(t.text(), out);
+        out += GoQuote(t.text());
       }
       return;
     case Tree::Type::kList:
@@ -154,7 +155,7 @@ void AppendFlow(const Tree& t, std::string& out) {
         if (IsPlainSafe(key)) {
           out += key;
         } else {
-          AppendQuoted(key, out);
+          out += GoQuote(key);
         }
         out += ": ";
         AppendFlow(t.items()[order[k]], out);

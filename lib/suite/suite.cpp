@@ -14,7 +14,7 @@
 #include "diff/diff.h"
 #include "diff/unified.h"
 #include "util/error.h"
-#include "util/go_format.h"
+#include "util/quote.h"
 #include "yaml/reader.h"
 #include "yaml/writer.h"
 

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <iterator>
+#include <numeric>
 #include <unordered_map>
 #include <utility>
 
 #include "util/error.h"
 #include "util/quote.h"
+#include "yaml/reader.h"
 #include "yaml/writer.h"
 
 namespace trainer {
@@ -452,6 +454,26 @@ std::string IdentityKey(const ObjectId& id) {
   return key;
 }
 
+// Whether a string reads back as the same string without quotes, in a flow collection too, and
+// shows every character it holds (GoQuote would escape none).
+bool IsPlainSafe(const std::string& s) {
+  if (s.empty() || s.front() == ' ' || s.back() == ' ') return false;
+  if (std::string_view(",[]{}#&*!|>'\"%@`").find(s.front()) != std::string_view::npos) return false;
+  if (std::string_view("-?:").find(s.front()) != std::string_view::npos && (s.size() == 1 || s[1] == ' ')) return false;
+  for (std::size_t i = 0; i < s.size();) {
+    auto [rune, len] = DecodeRune(s, i);
+    if ((rune == 0xFFFD && len == 1) || !GoIsPrint(rune) || rune == '"' || rune == '\\' || rune == ',' || rune == '[' ||
+        rune == ']' || rune == '{' || rune == '}') {
+      return false;
+    }
+    i += len;
+  }
+  if (s.find(": ") != std::string::npos || s.find(" #") != std::string::npos || s.find("→") != std::string::npos) {
+    return false;
+  }
+  return ResolvePlainScalar(s, {}).IsString();
+}
+
 }  // namespace
 
 PathSegment PathSegment::Key(std::string key) {
@@ -536,6 +558,56 @@ std::string FormatJsonPointer(const Path& path, Side side) {
       case PathSegment::Kind::kAnyItem: out.push_back('*'); break;
     }
   }
+  return out;
+}
+
+void AppendFlow(const Tree& t, std::string& out) {
+  switch (t.type()) {
+    case Tree::Type::kNull: out += "null"; return;
+    case Tree::Type::kBool:
+    case Tree::Type::kInt:
+    case Tree::Type::kFloat: out += t.text(); return;
+    case Tree::Type::kString:
+      if (IsPlainSafe(t.text())) {
+        out += t.text();
+      } else {
+        out += GoQuote(t.text());
+      }
+      return;
+    case Tree::Type::kList:
+      out.push_back('[');
+      for (std::size_t i = 0; i < t.items().size(); ++i) {
+        if (i > 0) out += ", ";
+        AppendFlow(t.items()[i], out);
+      }
+      out.push_back(']');
+      return;
+    case Tree::Type::kMap: {
+      std::vector<std::size_t> order(t.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::size_t a, std::size_t b) { return YamlKeyLess(t.KeyAt(a), t.KeyAt(b)); });
+      out.push_back('{');
+      for (std::size_t k = 0; k < order.size(); ++k) {
+        if (k > 0) out += ", ";
+        const std::string& key = t.KeyAt(order[k]);
+        if (IsPlainSafe(key)) {
+          out += key;
+        } else {
+          out += GoQuote(key);
+        }
+        out += ": ";
+        AppendFlow(t.items()[order[k]], out);
+      }
+      out.push_back('}');
+      return;
+    }
+  }
+}
+
+std::string FlowValue(const Tree& value) {
+  std::string out;
+  AppendFlow(value, out);
   return out;
 }
 

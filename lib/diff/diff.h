@@ -59,6 +59,12 @@ enum class Side : std::uint8_t { kFrom, kTo };
 // The report form (see the top of this file); "" for the root.
 std::string FormatPath(const Path& path);
 
+// The one-line form of a value in `trainer diff` and `trainer test` reports: YAML flow style with
+// map keys in the writer's order, strings plain unless they would read back as something else or
+// hold a character GoQuote escapes, and then quoted by GoQuote.
+void AppendFlow(const Tree& value, std::string& out);
+std::string FlowValue(const Tree& value);
+
 // An RFC 6901 pointer into the `side` document ("/spec/replicatedJobs/0/name"; "" for the root):
 // keyed items by their index on that side (the other side's when absent there), `~` and `/`
 // escaped as ~0 and ~1.

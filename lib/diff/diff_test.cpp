@@ -446,6 +446,23 @@ TEST_CASE("diff ignore rules: quoted keys take strconv.Unquote's escapes") {
         R"(invalid ignore pattern "["\u12g4"]": expected four hex digits after \u at column 7)");
 }
 
+TEST_CASE("FlowValue prints scalars plain unless they would read back as another type or hide a character") {
+  CHECK(FlowValue(Tree::String("busybox:1.36")) == "busybox:1.36");
+  CHECK(FlowValue(Tree::String("-c")) == "-c");
+  CHECK(FlowValue(Tree::String("echo ready")) == "echo ready");
+  CHECK(FlowValue(Tree::String("caf\u00e9 \U0001f680")) == "caf\u00e9 \U0001f680");
+  CHECK(FlowValue(Tree::String("1")) == "\"1\"");
+  CHECK(FlowValue(Tree::String("true")) == "\"true\"");
+  CHECK(FlowValue(Tree::String("")) == "\"\"");
+  CHECK(FlowValue(Tree::String("a: b")) == "\"a: b\"");
+  CHECK(FlowValue(Tree::String("two\nlines")) == "\"two\\nlines\"");
+  CHECK(FlowValue(Tree::String("say \"hi\"")) == R"("say \"hi\"")");
+  CHECK(FlowValue(Tree::String("a\u2028b\u0085\b")) == R"("a\u2028b\u0085\b")");
+  CHECK(FlowValue(Tree::Int(3)) == "3");
+  CHECK(FlowValue(Tree::Null()) == "null");
+  CHECK(FlowValue(Yaml("{b: 1, a: [x, '2'], 'c d': {}}")) == "{a: [x, \"2\"], b: 1, c d: {}}");
+}
+
 TEST_CASE("diff ignore rules: an invalid pattern is an error naming it") {
   CHECK(ParseError("") == R"(invalid ignore pattern "": the pattern is empty)");
   CHECK(

@@ -21,7 +21,7 @@
 #include <utility>
 
 #include "util/field_path.h"
-#include "util/go_format.h"
+#include "util/quote.h"
 
 namespace trainer {
 
@@ -218,26 +218,9 @@ std::vector<std::string_view> Split(std::string_view s, char separator) {
 std::string JsonScalar(const Tree& v) {
   if (v.IsNull()) return "null";
   if (!v.IsString()) return v.text();
-  std::string out = "\"";
-  for (unsigned char c : v.text()) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '<': out += "\\u003c"; break;
-      case '>': out += "\\u003e"; break;
-      case '&': out += "\\u0026"; break;
-      default:
-        if (c < 0x20) {
-          out += fmt::format("\\u{:04x}", c);
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-  }
-  return out + "\"";
+  std::string out;
+  AppendJsonString(v.text(), out);
+  return out;
 }
 
 // A field.Error's bad value as ErrorBody prints it: strings %q, numbers and booleans %v.

@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <iterator>
+#include <numeric>
 #include <unordered_map>
 #include <utility>
 
 #include "util/error.h"
+#include "util/quote.h"
+#include "yaml/reader.h"
 #include "yaml/writer.h"
 
 namespace trainer {
@@ -251,7 +254,6 @@ bool IsBare(std::string_view s, bool (*is_char)(char)) {
   return !s.empty() && std::all_of(s.begin(), s.end(), is_char);
 }
 
-
 std::size_t SideIndex(const PathSegment& s, Side side) {
   std::size_t preferred = side == Side::kFrom ? s.from_index : s.to_index;
   return preferred != kNoIndex ? preferred : (side == Side::kFrom ? s.to_index : s.from_index);
@@ -322,6 +324,32 @@ class PatternParser {
     return std::string(pattern_.substr(begin, pos_ - begin));
   }
 
+  // The `count` hex digits of a \x, \u or \U escape (`escape` is its letter), as strconv.Unquote reads them.
+  char32_t HexDigits(char escape, int count) {
+    char32_t value = 0;
+    for (int k = 0; k < count; ++k) {
+      char h = Peek();
+      unsigned digit = 0;
+      if (h >= '0' && h <= '9') {
+        digit = static_cast<unsigned>(h - '0');
+      } else if (h >= 'a' && h <= 'f') {
+        digit = static_cast<unsigned>(h - 'a' + 10);
+      } else if (h >= 'A' && h <= 'F') {
+        digit = static_cast<unsigned>(h - 'A' + 10);
+      } else {
+        Fail(fmt::format("expected {} hex digits after \\{}",
+                         count == 2   ? "two"
+                         : count == 4 ? "four"
+                                      : "eight",
+                         escape),
+             pos_);
+      }
+      value = value * 16 + digit;
+      ++pos_;
+    }
+    return value;
+  }
+
   std::string Quoted() {
     std::size_t begin = pos_;
     Expect('"');
@@ -337,30 +365,24 @@ class PatternParser {
       if (AtEnd()) Fail("unterminated string", begin);
       char e = pattern_[pos_++];
       switch (e) {
+        case 'a': out.push_back('\a'); break;
+        case 'b': out.push_back('\b'); break;
+        case 'f': out.push_back('\f'); break;
+        case 'n': out.push_back('\n'); break;
+        case 'r': out.push_back('\r'); break;
+        case 't': out.push_back('\t'); break;
+        case 'v': out.push_back('\v'); break;
         case '"': out.push_back('"'); break;
         case '\\': out.push_back('\\'); break;
-        case 'n': out.push_back('\n'); break;
-        case 't': out.push_back('\t'); break;
-        case 'r': out.push_back('\r'); break;
-        case 'u': {
-          if (pattern_.size() - pos_ < 4) Fail("expected four hex digits after \\u", pos_);
-          unsigned code = 0;
-          for (int k = 0; k < 4; ++k) {
-            char h = pattern_[pos_++];
-            unsigned digit = 0;
-            if (h >= '0' && h <= '9') {
-              digit = static_cast<unsigned>(h - '0');
-            } else if (h >= 'a' && h <= 'f') {
-              digit = static_cast<unsigned>(h - 'a' + 10);
-            } else if (h >= 'A' && h <= 'F') {
-              digit = static_cast<unsigned>(h - 'A' + 10);
-            } else {
-              Fail("expected four hex digits after \\u", pos_ - 1);
-            }
-            code = code * 16 + digit;
+        case 'x': out.push_back(static_cast<char>(HexDigits(e, 2))); break;
+        case 'u':
+        case 'U': {
+          std::size_t escape = pos_ - 2;
+          char32_t rune = HexDigits(e, e == 'u' ? 4 : 8);
+          if (rune > 0x10FFFF || (rune >= 0xD800 && rune <= 0xDFFF)) {
+            Fail(fmt::format("'{}' is not a Unicode character", pattern_.substr(escape, pos_ - escape)), escape);
           }
-          if (code >= 0x80) Fail("only \\u0000 to \\u007f are escapes; write other characters as they are", pos_ - 6);
-          out.push_back(static_cast<char>(code));
+          AppendRune(out, rune);
           break;
         }
         default: Fail(fmt::format("unknown escape '\\{}'", e), pos_ - 2);
@@ -432,28 +454,27 @@ std::string IdentityKey(const ObjectId& id) {
   return key;
 }
 
-}  // namespace
-
-// A double-quoted string with JSON's escapes for `"`, `\` and control characters.
-void AppendQuoted(std::string_view s, std::string& out) {
-  out.push_back('"');
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        } else {
-          out.push_back(c);
-        }
+// Whether a string reads back as the same string without quotes, in a flow collection too, and
+// shows every character it holds (GoQuote would escape none).
+bool IsPlainSafe(const std::string& s) {
+  if (s.empty() || s.front() == ' ' || s.back() == ' ') return false;
+  if (std::string_view(",[]{}#&*!|>'\"%@`").find(s.front()) != std::string_view::npos) return false;
+  if (std::string_view("-?:").find(s.front()) != std::string_view::npos && (s.size() == 1 || s[1] == ' ')) return false;
+  for (std::size_t i = 0; i < s.size();) {
+    auto [rune, len] = DecodeRune(s, i);
+    if ((rune == 0xFFFD && len == 1) || !GoIsPrint(rune) || rune == '"' || rune == '\\' || rune == ',' || rune == '[' ||
+        rune == ']' || rune == '{' || rune == '}') {
+      return false;
     }
+    i += len;
   }
-  out.push_back('"');
+  if (s.find(": ") != std::string::npos || s.find(" #") != std::string::npos || s.find("→") != std::string::npos) {
+    return false;
+  }
+  return ResolvePlainScalar(s, {}).IsString();
 }
+
+}  // namespace
 
 PathSegment PathSegment::Key(std::string key) {
   PathSegment s;
@@ -495,9 +516,7 @@ std::string FormatPath(const Path& path) {
           if (!out.empty()) out.push_back('.');
           out += s.name;
         } else {
-          out.push_back('[');
-          AppendQuoted(s.name, out);
-          out.push_back(']');
+          out += '[' + GoQuote(s.name) + ']';
         }
         break;
       case PathSegment::Kind::kIndex: out += fmt::format("[{}]", SideIndex(s, Side::kFrom)); break;
@@ -508,7 +527,7 @@ std::string FormatPath(const Path& path) {
         if (IsBare(s.value, IsBareValueChar)) {
           out += s.value;
         } else {
-          AppendQuoted(s.value, out);
+          out += GoQuote(s.value);
         }
         out.push_back(']');
         break;
@@ -539,6 +558,56 @@ std::string FormatJsonPointer(const Path& path, Side side) {
       case PathSegment::Kind::kAnyItem: out.push_back('*'); break;
     }
   }
+  return out;
+}
+
+void AppendFlow(const Tree& t, std::string& out) {
+  switch (t.type()) {
+    case Tree::Type::kNull: out += "null"; return;
+    case Tree::Type::kBool:
+    case Tree::Type::kInt:
+    case Tree::Type::kFloat: out += t.text(); return;
+    case Tree::Type::kString:
+      if (IsPlainSafe(t.text())) {
+        out += t.text();
+      } else {
+        out += GoQuote(t.text());
+      }
+      return;
+    case Tree::Type::kList:
+      out.push_back('[');
+      for (std::size_t i = 0; i < t.items().size(); ++i) {
+        if (i > 0) out += ", ";
+        AppendFlow(t.items()[i], out);
+      }
+      out.push_back(']');
+      return;
+    case Tree::Type::kMap: {
+      std::vector<std::size_t> order(t.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::size_t a, std::size_t b) { return YamlKeyLess(t.KeyAt(a), t.KeyAt(b)); });
+      out.push_back('{');
+      for (std::size_t k = 0; k < order.size(); ++k) {
+        if (k > 0) out += ", ";
+        const std::string& key = t.KeyAt(order[k]);
+        if (IsPlainSafe(key)) {
+          out += key;
+        } else {
+          out += GoQuote(key);
+        }
+        out += ": ";
+        AppendFlow(t.items()[order[k]], out);
+      }
+      out.push_back('}');
+      return;
+    }
+  }
+}
+
+std::string FlowValue(const Tree& value) {
+  std::string out;
+  AppendFlow(value, out);
   return out;
 }
 

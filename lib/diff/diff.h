@@ -3,7 +3,9 @@
 //
 // Paths have two renderings. The report form reads like kubectl's field paths:
 //   spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image
-//   metadata.labels["app.kubernetes.io/name"]     (a key that is not [A-Za-z0-9_-]+ is quoted)
+//   metadata.labels["app.kubernetes.io/name"]     (a key that is not [A-Za-z0-9_-]+ is quoted, as
+//                                                  Go's %q quotes it; patterns take strconv.Unquote's
+//                                                  escapes, so a printed path reads back)
 //   spec.containers[name=node].args[2]            (a list compared by position)
 // and is also the syntax of ignore patterns. The JSON form is an RFC 6901 pointer for --json.
 //
@@ -56,6 +58,12 @@ enum class Side : std::uint8_t { kFrom, kTo };
 
 // The report form (see the top of this file); "" for the root.
 std::string FormatPath(const Path& path);
+
+// The one-line form of a value in `trainer diff` and `trainer test` reports: YAML flow style with
+// map keys in the writer's order, strings plain unless they would read back as something else or
+// hold a character GoQuote escapes, and then quoted by GoQuote.
+void AppendFlow(const Tree& value, std::string& out);
+std::string FlowValue(const Tree& value);
 
 // An RFC 6901 pointer into the `side` document ("/spec/replicatedJobs/0/name"; "" for the root):
 // keyed items by their index on that side (the other side's when absent there), `~` and `/`
@@ -138,8 +146,5 @@ bool Matches(const IgnoreRule& rule, std::string_view kind, const Path& path);
 // Drops the field changes of kModify objects that a rule matches, counting them in `ignored`; an
 // object left without changes becomes kUnchanged. Added and removed objects are kept whole.
 void ApplyIgnoreRules(const std::vector<IgnoreRule>& rules, std::vector<ObjectDiff>& diffs);
-
-// Appends `s` double-quoted, with JSON's escapes for quotes, backslashes and control characters.
-void AppendQuoted(std::string_view s, std::string& out);
 
 }  // namespace trainer

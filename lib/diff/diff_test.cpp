@@ -292,7 +292,7 @@ TEST_CASE("diff paths: the report form quotes keys and values that are not plain
   CHECK(FormatPath(path) == R"(metadata.labels["app.kubernetes.io/name"])");
   CHECK(FormatPath({PathSegment::Key("a b"), PathSegment::Key("c_d-1")}) == R"(["a b"].c_d-1)");
   CHECK(FormatPath({PathSegment::Key("say \"hi\"\\\n")}) == R"(["say \"hi\"\\\n"])");
-  CHECK(FormatPath({PathSegment::Key(""), PathSegment::Key("\x01")}) == R"([""]["\u0001"])");
+  CHECK(FormatPath({PathSegment::Key(""), PathSegment::Key("\x01")}) == R"([""]["\x01"])");
   CHECK(FormatPath({PathSegment::Key("args"), PathSegment::Index(2)}) == "args[2]");
   CHECK(FormatPath({PathSegment::Key("volumeMounts"), PathSegment::Item("mountPath", "/data/x.y:z@1+2", 0, 0)}) ==
         "volumeMounts[mountPath=/data/x.y:z@1+2]");
@@ -417,6 +417,50 @@ spec:
     CHECK(FormatPath(rule.path) == text);
     CHECK(Matches(rule, "Pod", c.path));
   }
+}
+
+TEST_CASE("diff paths: a printed path reads back as the same path") {
+  Path path = {PathSegment::Key("metadata"), PathSegment::Key("annotations"),
+               PathSegment::Key(std::string("say \"hi\"\\\a\b\f\n\r\t\v\0\x1b\x7f", 19)),
+               PathSegment::Key("caf\u00e9\u0085\u2028\U0001f680\xff"),
+               PathSegment::Item("name", "a]\x01\u00a0", 0, 0)};
+  std::string text = FormatPath(path);
+  CHECK(text == R"(metadata.annotations["say \"hi\"\\\a\b\f\n\r\t\v\x00\x1b\x7f"])"
+                "[\"caf\u00e9\\u0085\\u2028\U0001f680\\xff\"][name=\"a]\\x01\\u00a0\"]");
+  Path read = IgnoreRule::Parse(text).path;
+  for (PathSegment& s : path) s.from_index = s.to_index = PathSegment::kNoIndex;
+  CHECK(read == path);
+}
+
+TEST_CASE("diff ignore rules: quoted keys take strconv.Unquote's escapes") {
+  CHECK(IgnoreRule::Parse(R"(["\a\b\f\n\r\t\v\\\"\x41\xff\u00e9\U0001F680"])").path ==
+        Path{PathSegment::Key("\a\b\f\n\r\t\v\\\"A\xff\u00e9\U0001f680")});
+  CHECK(IgnoreRule::Parse(R"(["\u0041"])").path == Path{PathSegment::Key("A")});
+  CHECK(ParseError(R"(["\ud800"])") ==
+        R"(invalid ignore pattern "["\ud800"]": '\ud800' is not a Unicode character at column 3)");
+  CHECK(ParseError(R"(["\U00110000"])") ==
+        R"(invalid ignore pattern "["\U00110000"]": '\U00110000' is not a Unicode character at column 3)");
+  CHECK(ParseError(R"(["\x4"])") ==
+        R"(invalid ignore pattern "["\x4"]": expected two hex digits after \x at column 6)");
+  CHECK(ParseError(R"(["\u12g4"])") ==
+        R"(invalid ignore pattern "["\u12g4"]": expected four hex digits after \u at column 7)");
+}
+
+TEST_CASE("FlowValue prints scalars plain unless they would read back as another type or hide a character") {
+  CHECK(FlowValue(Tree::String("busybox:1.36")) == "busybox:1.36");
+  CHECK(FlowValue(Tree::String("-c")) == "-c");
+  CHECK(FlowValue(Tree::String("echo ready")) == "echo ready");
+  CHECK(FlowValue(Tree::String("caf\u00e9 \U0001f680")) == "caf\u00e9 \U0001f680");
+  CHECK(FlowValue(Tree::String("1")) == "\"1\"");
+  CHECK(FlowValue(Tree::String("true")) == "\"true\"");
+  CHECK(FlowValue(Tree::String("")) == "\"\"");
+  CHECK(FlowValue(Tree::String("a: b")) == "\"a: b\"");
+  CHECK(FlowValue(Tree::String("two\nlines")) == "\"two\\nlines\"");
+  CHECK(FlowValue(Tree::String("say \"hi\"")) == R"("say \"hi\"")");
+  CHECK(FlowValue(Tree::String("a\u2028b\u0085\b")) == R"("a\u2028b\u0085\b")");
+  CHECK(FlowValue(Tree::Int(3)) == "3");
+  CHECK(FlowValue(Tree::Null()) == "null");
+  CHECK(FlowValue(Yaml("{b: 1, a: [x, '2'], 'c d': {}}")) == "{a: [x, \"2\"], b: 1, c d: {}}");
 }
 
 TEST_CASE("diff ignore rules: an invalid pattern is an error naming it") {

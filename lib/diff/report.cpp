@@ -3,11 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <numeric>
 
 #include "diff/reasons.h"
 #include "diff/unified.h"
-#include "yaml/reader.h"
 #include "yaml/writer.h"
 
 namespace trainer {
@@ -101,69 +99,6 @@ std::vector<std::string> Reasons(const std::vector<ReportObject>& objects) {
 }
 
 // ---- Values ----
-
-// Whether a string reads back as the same string without quotes, in a flow collection too.
-bool IsPlainSafe(const std::string& s) {
-  if (s.empty() || s.front() == ' ' || s.back() == ' ') return false;
-  if (std::string_view(",[]{}#&*!|>'\"%@`").find(s.front()) != std::string_view::npos) return false;
-  if (std::string_view("-?:").find(s.front()) != std::string_view::npos && (s.size() == 1 || s[1] == ' ')) return false;
-  for (char c : s) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == '"' || c == '\\' || c == ',' || c == '[' ||
-        c == ']' || c == '{' || c == '}') {
-      return false;
-    }
-  }
-  if (s.find(": ") != std::string::npos || s.find(" #") != std::string::npos || s.find("→") != std::string::npos) {
-    return false;
-  }
-  return ResolvePlainScalar(s, {}).IsString();
-}
-
-
-// A one-line YAML flow rendering: strings quoted only when they would read as something else.
-void AppendFlow(const Tree& t, std::string& out) {
-  switch (t.type()) {
-    case Tree::Type::kNull: out += "null"; return;
-    case Tree::Type::kBool:
-    case Tree::Type::kInt:
-    case Tree::Type::kFloat: out += t.text(); return;
-    case Tree::Type::kString:
-      if (IsPlainSafe(t.text())) {
-        out += t.text();
-      } else {
-        AppendQuoted(t.text(), out);
-      }
-      return;
-    case Tree::Type::kList:
-      out.push_back('[');
-      for (std::size_t i = 0; i < t.items().size(); ++i) {
-        if (i > 0) out += ", ";
-        AppendFlow(t.items()[i], out);
-      }
-      out.push_back(']');
-      return;
-    case Tree::Type::kMap: {
-      std::vector<std::size_t> order(t.size());
-      std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(),
-                       [&](std::size_t a, std::size_t b) { return YamlKeyLess(t.KeyAt(a), t.KeyAt(b)); });
-      out.push_back('{');
-      for (std::size_t k = 0; k < order.size(); ++k) {
-        if (k > 0) out += ", ";
-        const std::string& key = t.KeyAt(order[k]);
-        if (IsPlainSafe(key)) {
-          out += key;
-        } else {
-          AppendQuoted(key, out);
-        }
-        out += ": ";
-        AppendFlow(t.items()[order[k]], out);
-      }
-      out.push_back('}');
-      return;
-    }
-  }
-}
 
 std::string Flow(const std::optional<Tree>& t) {
   if (!t) return "(none)";

@@ -17,7 +17,7 @@
 #include "k8s/apply.h"
 #include "plugins/torchtune.h"
 #include "runtime/image.h"
-#include "util/go_format.h"
+#include "util/quote.h"
 
 namespace trainer::plugins {
 

@@ -14,7 +14,6 @@
 #include "diff/diff.h"
 #include "diff/unified.h"
 #include "util/error.h"
-#include "util/go_format.h"
 #include "yaml/reader.h"
 #include "yaml/writer.h"
 
@@ -96,51 +95,9 @@ std::string FormatChange(const FieldChange& change) {
   return path + ": " + FlowValue(*change.from) + kArrow + FlowValue(*change.to);
 }
 
-// Whether a string reads back as itself when printed plain, in a flow collection or after "key: ".
-bool PlainSafe(const std::string& s) {
-  if (s.empty() || s.front() == ' ' || s.back() == ' ') return false;
-  if (std::string_view("[]{},#&*!|>'\"%@`(").find(s.front()) != std::string_view::npos) return false;
-  if ((s.front() == '-' || s.front() == '?' || s.front() == ':') && (s.size() == 1 || s[1] == ' ')) return false;
-  for (char c : s) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == ',' || c == '[' || c == ']' || c == '{' || c == '}') {
-      return false;
-    }
-  }
-  if (s.find(": ") != std::string::npos || s.find(" #") != std::string::npos || s.back() == ':') return false;
-  if (s.find("→") != std::string::npos) return false;
-  return ResolvePlainScalar(s, {}).IsString();
-}
-
-std::string FlowString(const std::string& s) { return PlainSafe(s) ? s : GoQuote(s); }
-
 std::string Label(const Tree& object) { return ObjectId::Of(object).Label(); }
 
 }  // namespace
-
-std::string FlowValue(const Tree& value) {
-  switch (value.type()) {
-    case Tree::Type::kNull: return "null";
-    case Tree::Type::kBool: return value.AsBool() ? "true" : "false";
-    case Tree::Type::kInt: return std::to_string(value.AsInt());
-    case Tree::Type::kFloat: return value.text();
-    case Tree::Type::kString: return FlowString(value.text());
-    case Tree::Type::kList: {
-      std::vector<std::string> items;
-      for (const Tree& item : value.items()) items.push_back(FlowValue(item));
-      return "[" + Join(items, ", ") + "]";
-    }
-    case Tree::Type::kMap: {
-      std::vector<std::size_t> order(value.size());
-      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-      std::sort(order.begin(), order.end(),
-                [&](std::size_t a, std::size_t b) { return YamlKeyLess(value.KeyAt(a), value.KeyAt(b)); });
-      std::vector<std::string> items;
-      for (std::size_t i : order) items.push_back(FlowString(value.KeyAt(i)) + ": " + FlowValue(value.items()[i]));
-      return "{" + Join(items, ", ") + "}";
-    }
-  }
-  return "";
-}
 
 std::vector<Tree> ExpectedObjects(std::vector<Tree> documents) {
   std::vector<Tree> objects;

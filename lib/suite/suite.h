@@ -60,14 +60,11 @@ enum class SuiteMode {
 std::vector<Tree> ExpectedObjects(std::vector<Tree> documents);
 
 // Report lines saying how `rendered` differs from `expected`, one object at a time, expected on
-// the left of each arrow: "<file>: JobSet default/job:" then "  <field path>: old → new". Also
-// objects missing on either side and objects in another order. Empty when they agree.
+// the left of each arrow: "<file>: JobSet default/job:" then "  <field path>: old → new", values
+// one-line as `trainer diff` prints them (FlowValue). Also objects missing on either side and
+// objects in another order. Empty when they agree.
 std::vector<std::string> CompareObjects(const std::string& file, const std::vector<Tree>& expected,
                                         const std::vector<Tree>& rendered);
-
-// The one-line form of a value in reports: scalars as YAML plain scalars, quoted when they would
-// read back as another type, maps and lists in flow style.
-std::string FlowValue(const Tree& value);
 
 // How a suite runs. Besides parse_args, what trainer's own golden cases (testdata/, run by
 // tests/golden.cpp) promise beyond users' cases; `trainer test` runs with the defaults.

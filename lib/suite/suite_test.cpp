@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "app/commands.h"
+#include "diff/report.h"
+#include "diff/stream.h"
 #include "tests/fake_fs.h"
 #include "util/error.h"
 #include "yaml/reader.h"
@@ -133,18 +135,16 @@ std::string Slurp(const stdfs::path& path) {
 
 }  // namespace
 
-TEST_CASE("FlowValue prints scalars plain unless they would read back as another type") {
-  CHECK(FlowValue(Tree::String("busybox:1.36")) == "busybox:1.36");
-  CHECK(FlowValue(Tree::String("-c")) == "-c");
-  CHECK(FlowValue(Tree::String("echo ready")) == "echo ready");
-  CHECK(FlowValue(Tree::String("1")) == "\"1\"");
-  CHECK(FlowValue(Tree::String("true")) == "\"true\"");
-  CHECK(FlowValue(Tree::String("")) == "\"\"");
-  CHECK(FlowValue(Tree::String("a: b")) == "\"a: b\"");
-  CHECK(FlowValue(Tree::String("two\nlines")) == "\"two\\nlines\"");
-  CHECK(FlowValue(Tree::Int(3)) == "3");
-  CHECK(FlowValue(Tree::Null()) == "null");
-  CHECK(FlowValue(Read("{b: 1, a: [x, '2'], c: {}}")[0]) == "{a: [x, \"2\"], b: 1, c: {}}");
+TEST_CASE("trainer test prints a one-line value as trainer diff prints it") {
+  const std::string from_file = "expected.yaml";
+  const std::string to_file = "rendered.yaml";
+  std::string from_yaml = R"({kind: JobSet, metadata: {name: j}, spec: {x: [a, 'say "hi"', "tab\there", '1']}})";
+  std::string to_yaml = R"({kind: JobSet, metadata: {name: j}, spec: {x: "line\u2028sep\x85"}})";
+  std::vector<Tree> from = ReadObjectStream(from_yaml, &from_file);
+  std::vector<Tree> to = ReadObjectStream(to_yaml, &to_file);
+  const std::string change = R"([a, "say \"hi\"", "tab\there", "1"] → "line\u2028sep\u0085")";
+  CHECK(CompareObjects("current.yaml", from, to) == Lines{"current.yaml: JobSet j:", "  spec.x: " + change});
+  CHECK(FormatReport(CompareStreams(from, to, {}), {}).find("\n    " + change + "\n") != std::string::npos);
 }
 
 TEST_CASE("CompareObjects ignores map order, quoting and comments, but not list order") {

@@ -6,47 +6,11 @@
 #include <iterator>
 
 #include "util/error.h"
+#include "util/quote.h"
 
 namespace trainer {
 
 namespace {
-
-// The rune at text[i] and its length in bytes; U+FFFD with length 1 for invalid UTF-8, as Go's
-// utf8.DecodeRuneInString.
-std::pair<char32_t, std::size_t> DecodeRune(std::string_view text, std::size_t i) {
-  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  unsigned char b0 = byte(i);
-  if (b0 < 0x80) return {b0, 1};
-  std::size_t len = b0 >= 0xF0 && b0 <= 0xF4 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC2 && b0 < 0xE0 ? 2 : 0;
-  if (len == 0 || i + len > text.size()) return {0xFFFD, 1};
-  char32_t rune = b0 & (0x7F >> len);
-  for (std::size_t k = 1; k < len; ++k) {
-    unsigned char b = byte(i + k);
-    if ((b & 0xC0) != 0x80) return {0xFFFD, 1};
-    rune = rune << 6 | (b & 0x3F);
-  }
-  bool overlong = (len == 3 && rune < 0x800) || (len == 4 && rune < 0x10000);
-  if (overlong || rune > 0x10FFFF || (rune >= 0xD800 && rune <= 0xDFFF)) return {0xFFFD, 1};
-  return {rune, len};
-}
-
-void AppendRune(std::string& out, char32_t r) {
-  if (r < 0x80) {
-    out += static_cast<char>(r);
-  } else if (r < 0x800) {
-    out += static_cast<char>(0xC0 | (r >> 6));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  } else if (r < 0x10000) {
-    out += static_cast<char>(0xE0 | (r >> 12));
-    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (r >> 18));
-    out += static_cast<char>(0x80 | ((r >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  }
-}
 
 void AppendHex(std::string& out, std::string_view value, const char* digits) {
   for (char c : value) {
@@ -147,29 +111,6 @@ std::string GoSprintf(std::string_view format, std::span<const std::string> args
     out += ')';
   }
   return out;
-}
-
-std::string GoQuote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\a': out += "\\a"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\v': out += "\\v"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-          out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
-        else
-          out += c;
-    }
-  }
-  return out + "\"";
 }
 
 }  // namespace trainer

@@ -20,8 +20,4 @@ std::string GoSprintf(std::string_view format, std::span<const std::string> args
 // strings.TrimSpace: `text` without leading and trailing Unicode white space.
 std::string_view GoTrimSpace(std::string_view text);
 
-// Go's %q for names in messages: quoted, with quotes, backslashes and ASCII control bytes escaped
-// as Go escapes them (non-ASCII text is kept as it is).
-std::string GoQuote(std::string_view s);
-
 }  // namespace trainer

@@ -7,6 +7,8 @@
 #include <numeric>
 #include <vector>
 
+#include "util/quote.h"
+
 namespace trainer {
 
 namespace {
@@ -458,36 +460,6 @@ void WriteBlock(const Tree& t, int indent, std::string& out, const Explain* expl
   WriteInline(t, indent, out, explain);
 }
 
-void WriteJsonString(std::string_view s, std::string& out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out.push_back('"');
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    switch (c) {
-      case '"': out += "\\\""; continue;
-      case '\\': out += "\\\\"; continue;
-      case '\n': out += "\\n"; continue;
-      case '\r': out += "\\r"; continue;
-      case '\t': out += "\\t"; continue;
-      case '\b': out += "\\b"; continue;
-      case '\f': out += "\\f"; continue;
-      default: break;
-    }
-    if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-      out += "\\u00";
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 0xF]);
-    } else if (c == 0xE2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-               (static_cast<unsigned char>(s[i + 2]) == 0xA8 || static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
-      out += static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
-      i += 2;
-    } else {
-      out.push_back(static_cast<char>(c));
-    }
-  }
-  out.push_back('"');
-}
-
 }  // namespace
 
 namespace {
@@ -537,7 +509,7 @@ void WriteJson(const Tree& value, std::string& out, int indent) {
     case Tree::Type::kBool:
     case Tree::Type::kInt:
     case Tree::Type::kFloat: out += value.text(); return;
-    case Tree::Type::kString: WriteJsonString(value.text(), out); return;
+    case Tree::Type::kString: AppendJsonString(value.text(), out); return;
     case Tree::Type::kList: {
       if (value.items().empty()) {
         out += "[]";
@@ -571,7 +543,7 @@ void WriteJson(const Tree& value, std::string& out, int indent) {
         if (!first) out += ",\n";
         first = false;
         Indent(out, indent + 4);
-        WriteJsonString(value.KeyAt(i), out);
+        AppendJsonString(value.KeyAt(i), out);
         out += ": ";
         WriteJson(value.items()[i], out, indent + 4);
       }

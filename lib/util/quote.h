@@ -1,0 +1,37 @@
+// Go's two ways of quoting a string, one function each, so that every message, report and JSON
+// document trainer prints quotes a string the way the Go program it stands beside would:
+//   GoQuote           strconv.Quote and fmt's %q: messages, `trainer diff` and `trainer test` reports
+//   AppendJsonString  encoding/json (HTML-safe): `-o json` output and JSON values in API messages
+// and the UTF-8 steps both share with other ports of Go text handling.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace trainer {
+
+// utf8.DecodeRuneInString at text[i]: the rune and its length in bytes; U+FFFD with length 1 for
+// invalid UTF-8 (a bad lead or continuation byte, an overlong form, a surrogate, beyond U+10FFFF).
+std::pair<char32_t, std::size_t> DecodeRune(std::string_view text, std::size_t i);
+
+// utf8.AppendRune for a valid rune.
+void AppendRune(std::string& out, char32_t r);
+
+// strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. Not covered:
+// code points unassigned in Go's Unicode tables, other than the noncharacters (U+FDD0-U+FDEF and
+// the last two of every plane); those are taken as printable, where Go escapes them.
+bool GoIsPrint(char32_t r);
+
+// strconv.Quote (fmt's %q for a string): \a \b \f \n \r \t \v \\ \"; other bytes below 0x20 and
+// DEL as \x%02x; each byte of invalid UTF-8 as \x%02x; runes GoIsPrint rejects as \u%04x, or
+// \U%08x above U+FFFF; printable text kept as it is.
+std::string GoQuote(std::string_view s);
+
+// encoding/json's string encoding as json.Marshal writes it (HTML-safe, Go 1.22 and later):
+// \" \\ \b \f \n \r \t; other bytes below 0x20 and < > & as \u00XX; U+2028 and U+2029 as
+// \u2028 and \u2029; each byte of invalid UTF-8 as \ufffd; everything else (DEL too) as it is.
+void AppendJsonString(std::string_view s, std::string& out);
+
+}  // namespace trainer

@@ -26,7 +26,13 @@ Run SetupTest(CLI::App& command);
 // and --skip-non-trainer.
 RenderRequest ParseCaseArgs(const std::vector<std::string>& args);
 
-// Writes `text` to standard output and flushes it; throws Error naming the reason when it cannot.
+// Opens each of the descriptors 0, 1 and 2 that is closed on /dev/null, remembering whether 1 was.
+void GuardStandardDescriptors();
+// Whether standard output was closed when trainer started.
+bool StdoutClosed();
+
+// Writes `text` to standard output and flushes it; throws Error naming the reason when it cannot
+// (also when standard output was closed at the start: "Bad file descriptor").
 void WriteStdout(std::string_view text);
 
 // Prints every diagnostic of `e` on stderr, one per line.

@@ -2,6 +2,8 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -21,7 +23,7 @@ constexpr const char* kVersionLine = "trainer " TRAINER_VERSION;
 // `trainer version`: the same line as `trainer --version`.
 trainer::app::Run SetupVersion(CLI::App&) {
   return [] {
-    std::cout << kVersionLine << '\n';
+    trainer::app::WriteStdout(std::string(kVersionLine) + "\n");
     return 0;
   };
 }
@@ -55,9 +57,24 @@ constexpr Command kCommands[] = {
     {"version", "Print the version of trainer", SetupVersion},
 };
 
+// Help and --version, printed by CLI11 to std::cout: exit 2 when they could not be written.
+int ExitAfterPrinting(CLI::App& app, const CLI::ParseError& e) {
+  errno = 0;
+  const int code = app.exit(e);
+  std::cout.flush();
+  if (std::cout.good() && !trainer::app::StdoutClosed()) return code;
+  std::cerr << "trainer: error: cannot write to standard output: "
+            << std::strerror(trainer::app::StdoutClosed() ? EBADF : errno != 0 ? errno : EIO) << '\n';
+  return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A descriptor 0, 1 or 2 closed by the caller (`>&-`) would be taken by the next file opened,
+  // so that output meant for it would land in that file: each is opened on /dev/null, and output
+  // meant for a closed standard output fails (WriteStdout).
+  trainer::app::GuardStandardDescriptors();
   const std::string program = ProgramName(argc > 0 ? argv[0] : nullptr);
   CLI::App app{"trainer: see what the Kubeflow Trainer controller will create for your TrainJobs, before anything "
                "touches a cluster.",
@@ -79,11 +96,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return ExitAfterPrinting(app, e);
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return ExitAfterPrinting(app, e);
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return ExitAfterPrinting(app, e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "trainer: error: " << e.what() << "\nRun '" << program << " --help' for usage.\n";
     return 2;

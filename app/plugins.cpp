@@ -1,8 +1,6 @@
 // `trainer plugins`: the registry, as it runs.
 #include <fmt/format.h>
 
-#include <iostream>
-
 #include "app/commands.h"
 #include "framework/framework.h"
 #include "plugins/registry.h"
@@ -18,7 +16,7 @@ Run SetupPlugins(CLI::App&) {
       for (const auto& p : row.points) points += (points.empty() ? "" : ", ") + p;
       out += fmt::format("{:<13} {}\n", row.name, points);
     }
-    std::cout << out;
+    WriteStdout(out);
     return 0;
   };
 }

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "app/commands.h"
@@ -251,7 +252,26 @@ void PrintSourceLine(const std::string& location) {
 
 }  // namespace
 
+namespace {
+
+bool stdout_closed = false;
+
+}  // namespace
+
+void GuardStandardDescriptors() {
+  for (int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    if (fd == STDOUT_FILENO) stdout_closed = true;
+    // The lowest free descriptor: this one, as those below it are open.
+    const int null = open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY);
+    if (null >= 0 && null != fd) close(null);
+  }
+}
+
+bool StdoutClosed() { return stdout_closed; }
+
 void WriteStdout(std::string_view text) {
+  if (stdout_closed) throw Error(fmt::format("cannot write to standard output: {}", std::strerror(EBADF)));
   std::fflush(stdout);
   while (!text.empty()) {
     const ssize_t n = write(STDOUT_FILENO, text.data(), text.size());

@@ -75,6 +75,42 @@ for input in examples/quickstart.yaml "$tmp/big.yaml"; do
   check "standard output that cannot be written is an error, exit 2 ($(basename "$input"))" \
     test "$rc" -eq 2 -a "$(cat "$tmp/err")" = "trainer: error: cannot write to standard output: No space left on device"
 done
+# Every command that prints fails with exit 2 when standard output cannot be written.
+for args in "diff --legacy testdata/40-mpi-launcher-and-nodes/input.yaml" "test --check testdata/01-no-mlpolicy" \
+            version plugins --help --version "render --help"; do
+  # shellcheck disable=SC2086
+  "$trainer" $args >/dev/full 2>"$tmp/err"
+  rc=$?
+  check "trainer $args to a full device exits 2 with the reason" \
+    test "$rc" -eq 2 -a "$(tail -n 1 "$tmp/err")" = "trainer: error: cannot write to standard output: No space left on device"
+done
+
+# A closed standard output (>&-): nothing lands in a file opened later, and commands that print fail.
+for args in "render examples/quickstart.yaml" version plugins --help; do
+  # shellcheck disable=SC2086
+  "$trainer" $args >&- 2>"$tmp/err"
+  rc=$?
+  check "trainer $args with standard output closed exits 2 with EBADF" \
+    test "$rc" -eq 2 -a "$(cat "$tmp/err")" = "trainer: error: cannot write to standard output: Bad file descriptor"
+done
+"$trainer" render examples/quickstart.yaml --output-dir "$tmp/closed-out" >&- 2>"$tmp/err"
+rc=$?
+check "--output-dir with standard output closed still writes its files, exit 0" \
+  test "$rc" -eq 0 -a -n "$(ls "$tmp/closed-out")" -a ! -s "$tmp/err"
+"$trainer" render examples/quickstart.yaml --output-dir "$tmp/closed-err" 2>&- >"$tmp/out"
+check "a closed standard error changes nothing" test "$?" -eq 0 -a ! -s "$tmp/out"
+"$trainer" render examples/quickstart.yaml <&- >"$tmp/out" 2>"$tmp/err"
+check "a closed standard input changes nothing" test "$?" -eq 0 -a -s "$tmp/out" -a ! -s "$tmp/err"
+"$trainer" render testdata/12-runtime-not-found/input.yaml --output-dir "$tmp/closed-both" >&- 2>&-
+check "... nor a closed standard error when the run fails: exit 2, no files" test "$?" -eq 2 -a ! -e "$tmp/closed-both"
+
+# TRAINER_PLUGIN_ORDER: one message for any value but reversed and rotated:N.
+for order in rotated:x rotated:-1 rotated: sideways; do
+  TRAINER_PLUGIN_ORDER=$order run render examples/quickstart.yaml
+  check "TRAINER_PLUGIN_ORDER=$order is refused, exit 2" test "$rc" -eq 2 -a -z "$out" -a "$err" = \
+    "trainer: error: unknown plugin order \"$order\": expected reversed or rotated:N, N a number of 0 or more"
+done
+
 run render "$tmp/big.yaml" --output-dir "$tmp/big-dir"
 run diff "$tmp/big.out" "$tmp/big-dir"
 check "... and prints what --output-dir writes" test "$rc" -eq 0 -a "$(grep -c ' slots=' "$tmp/big.out")" -eq 200000

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 namespace trainer {
 
@@ -16,12 +17,18 @@ std::vector<PluginEntry> Ordered(std::span<const PluginEntry> registry, const st
     std::reverse(entries.begin(), entries.end());
     return entries;
   }
-  if (order.rfind("rotated:", 0) == 0) {
-    std::size_t n = std::stoul(order.substr(8)) % entries.size();
+  // rotated:N, N a non-negative decimal number (any size: only N modulo the plugin count counts).
+  constexpr std::string_view kRotated = "rotated:";
+  const std::string_view digits = std::string_view(order).substr(std::min(order.size(), kRotated.size()));
+  if (order.rfind(kRotated, 0) == 0 && !digits.empty() &&
+      std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    std::size_t n = 0;
+    for (char c : digits) n = (n * 10 + static_cast<std::size_t>(c - '0')) % entries.size();
     std::rotate(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(n), entries.end());
     return entries;
   }
-  throw Error(fmt::format("unknown plugin order \"{}\": expected reversed or rotated:N", order));
+  throw Error(fmt::format("unknown plugin order \"{}\": expected reversed or rotated:N, N a number of 0 or more",
+                          order));
 }
 
 }  // namespace

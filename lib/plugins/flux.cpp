@@ -205,7 +205,7 @@ class Flux : public EnforceMLPolicyPlugin, public ComponentBuilderPlugin, public
     const Tree* resources = nullptr;
     if (trainer.resources_per_node) {
       resources = &*trainer.resources_per_node;
-    } else if ((from_runtime = ExtractResourcePerNodeFromRuntime(info))) {
+    } else if ((from_runtime = ExtractResourcePerNodeFromRuntime(BuiltSpec(info, objects)))) {
       resources = &*from_runtime;
     }
     FluxScriptValues values = FluxEntrypointValues(job.metadata.name, job.metadata.namespace_, *trainer.num_nodes,

@@ -164,8 +164,8 @@ class JobSet : public PreComponentBuilderPlugin, public ComponentBuilderPlugin, 
     } else {
       spec.Erase("suspend");
     }
-    // Builders that run later read the same (now complete) spec in the Info.
-    objects.push_back(MakeJobSet(info, job, spec));
+    // Builders that run later read the now complete spec in the JobSet (BuiltSpec).
+    objects.push_back(MakeJobSet(info, job, std::move(spec)));
   }
 
   void Validate(const Info* info, const TrainJob*, const TrainJob& job, Diagnostics& errors) override {

@@ -154,7 +154,7 @@ class MPI : public EnforceMLPolicyPlugin, public ComponentBuilderPlugin, public 
     if (trainer && trainer->num_proc_per_node) {
       num_proc_per_node_ = *trainer->num_proc_per_node;
     } else if (num_proc_per_node_ == 1) {
-      std::optional<Tree> resources = ExtractResourcePerNodeFromRuntime(info);
+      std::optional<Tree> resources = ExtractResourcePerNodeFromRuntime(info.template_spec.obj_apply);
       if (trainer && trainer->resources_per_node) resources = *trainer->resources_per_node;
       if (int gpus = NumGPUPerNode(resources ? &*resources : nullptr); gpus > 1) num_proc_per_node_ = gpus;
     }

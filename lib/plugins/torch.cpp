@@ -120,7 +120,7 @@ class Torch : public EnforceMLPolicyPlugin, public CustomValidationPlugin {
 
     ProcsPerNode procs;
     if (trainer && trainer->num_proc_per_node) procs.count = *trainer->num_proc_per_node;
-    std::optional<Tree> resources = ExtractResourcePerNodeFromRuntime(info);
+    std::optional<Tree> resources = ExtractResourcePerNodeFromRuntime(info.template_spec.obj_apply);
     if (trainer && trainer->resources_per_node) resources = trainer->resources_per_node;
     const Tree* resources_ptr = resources ? &*resources : nullptr;
     int gpus = NumGPUPerNode(resources_ptr);

@@ -198,7 +198,7 @@ void ValidateTorchTune(const Info& info, const TrainJob& job, Diagnostics& error
 
   // Unlike EnforceMLPolicy, "auto" stays "auto" here even without GPUs.
   ProcsPerNode procs{trainer.num_proc_per_node};
-  std::optional<Tree> resources = ExtractResourcePerNodeFromRuntime(info);
+  std::optional<Tree> resources = ExtractResourcePerNodeFromRuntime(info.template_spec.obj_apply);
   if (trainer.resources_per_node) resources = trainer.resources_per_node;
   auto [recipe, config] = GetRecipeAndConfig(num_nodes, procs, NumGPUPerNode(resources ? &*resources : nullptr), job);
   if (Contains(config, kQLoRADistributedSuffix)) {

@@ -48,9 +48,9 @@ std::string QueuePatchField(const TrainJob& job) {
 
 // The priorityClassName of the last replicatedJob whose pod template sets a non-empty one (the
 // typed pod spec drops an empty one).
-const Tree* PriorityClassName(const Info& info) {
+const Tree* PriorityClassName(const Tree& jobset_spec) {
   const Tree* found = nullptr;
-  const Tree* rjobs = info.template_spec.obj_apply.Find("replicatedJobs");
+  const Tree* rjobs = jobset_spec.Find("replicatedJobs");
   if (rjobs == nullptr || !rjobs->IsList()) return nullptr;
   for (const Tree& rjob : rjobs->items()) {
     const Tree* pod_spec = &rjob;
@@ -99,7 +99,7 @@ class Volcano : public EnforcePodGroupPolicyPlugin, public ComponentBuilderPlugi
       Origin origin = patch_field.empty() ? kByVolcano : job.positions.Find(patch_field).SetBy(kName);
       spec.Set("queue", Tree::String(queue->second, origin));
     }
-    if (const Tree* priority_class = PriorityClassName(info)) {
+    if (const Tree* priority_class = PriorityClassName(BuiltSpec(info, objects))) {
       spec.Set("priorityClassName", Tree::String(priority_class->text(), priority_class->origin().SetBy(kName)));
     }
     if (policy->network_topology) {

@@ -76,7 +76,7 @@ class XGBoost : public EnforceMLPolicyPlugin, public CustomValidationPlugin {
     // The TrainJob's resourcesPerNode replaces the runtime's outright here (not merged key by key
     // as in the container), so GPUs only the runtime asks for count as none.
     std::optional<Tree> resources = trainer->resources_per_node;
-    if (!resources) resources = ExtractResourcePerNodeFromRuntime(info);
+    if (!resources) resources = ExtractResourcePerNodeFromRuntime(info.template_spec.obj_apply);
     std::int32_t workers_per_node = 1;
     if (int gpus = NumGPUPerNode(resources ? &*resources : nullptr); gpus > 0) workers_per_node = gpus;
     std::int32_t total_workers = MulInt32(num_nodes, workers_per_node);

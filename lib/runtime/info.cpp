@@ -102,8 +102,17 @@ int NumGPUPerNode(const Tree* resources) {
   return gpus;
 }
 
-std::optional<Tree> ExtractResourcePerNodeFromRuntime(const Info& info) {
-  const Tree* rjobs = info.template_spec.obj_apply.Find("replicatedJobs");
+const Tree& BuiltSpec(const Info& info, const std::vector<Tree>& objects) {
+  for (const Tree& object : objects) {
+    const std::string* kind = object.FindString("kind");
+    const Tree* spec = kind && *kind == "JobSet" ? object.Find("spec") : nullptr;
+    if (spec != nullptr) return *spec;
+  }
+  return info.template_spec.obj_apply;
+}
+
+std::optional<Tree> ExtractResourcePerNodeFromRuntime(const Tree& jobset_spec) {
+  const Tree* rjobs = jobset_spec.Find("replicatedJobs");
   if (rjobs == nullptr || !rjobs->IsList()) return std::nullopt;
   for (const Tree& rjob : rjobs->items()) {
     const std::string* name = rjob.FindString("name");

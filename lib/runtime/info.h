@@ -84,9 +84,8 @@ struct Scheduler {
 };
 
 struct TemplateSpec {
-  // jobset.x-k8s.io/v1alpha2 JobSetSpec apply configuration. The JobSet builder completes it in
-  // place and puts a copy in the JobSet, so the builders after it read the complete spec here, as
-  // upstream's share one apply configuration.
+  // jobset.x-k8s.io/v1alpha2 JobSetSpec apply configuration. The JobSet builder completes it and
+  // moves it into the JobSet it builds: builders read it with BuiltSpec.
   Tree obj_apply;
   std::vector<PodSet> pod_sets;
 };
@@ -110,11 +109,15 @@ struct Info {
 // limits. `resources` is a ResourceRequirements tree (limits, requests).
 int NumGPUPerNode(const Tree* resources);
 
+// The JobSet spec as it stands during Build, which upstream's builders share: in the JobSet among
+// `objects` once the JobSet builder ran, in `info` before.
+const Tree& BuiltSpec(const Info& info, const std::vector<Tree>& objects);
+
 // ExtractResourcePerNodeFromRuntime: the resources of the `node` container of the first
 // replicatedJob that is named `node` or labelled with the trainer ancestor and whose `node`
 // container sets resources; a tree with `limits` and `requests` maps (possibly empty). nullopt
-// when no such container exists.
-std::optional<Tree> ExtractResourcePerNodeFromRuntime(const Info& info);
+// when no such container exists. `jobset_spec` is the Info's obj_apply, or BuiltSpec in Build.
+std::optional<Tree> ExtractResourcePerNodeFromRuntime(const Tree& jobset_spec);
 
 // resourcehelpers.PodRequests for a pod spec tree (containers summed, init containers by max,
 // restartable init containers as sidecars, overhead added).

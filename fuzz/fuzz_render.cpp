@@ -36,7 +36,6 @@ class OneFileSystem : public FileSystem {
   std::string ReadStdin() override { return ""; }
   std::vector<std::string> ListYamlFiles(const std::string&) override { return {}; }
   std::string Identity(const std::string& path) override { return path; }
-  std::optional<std::uintmax_t> FileSize(const std::string&) override { return content_.size(); }
 
   static constexpr const char* kPath = "input.yaml";
 

@@ -5,13 +5,9 @@
 #
 #   crd_tables_test.sh GENERATOR CRD_DIR COMMITTED_FILE
 set -uo pipefail
+source "$(dirname "$0")/lib.sh"
 gen=$1 crds=$2 committed=$3
-if [[ ! -d $crds ]]; then
-  echo "SKIP: $crds is absent (../shared is not beside this checkout)"
-  exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+[[ -d $crds ]] || skip "$crds is absent (../shared is not beside this checkout)"
 "$gen" "$crds" "$tmp/first.cpp" || { echo "FAIL: $gen $crds failed"; exit 1; }
 "$gen" "$crds" "$tmp/second.cpp" || { echo "FAIL: $gen $crds failed the second time"; exit 1; }
 if ! cmp -s "$tmp/first.cpp" "$tmp/second.cpp"; then

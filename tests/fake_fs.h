@@ -38,11 +38,6 @@ class FakeFileSystem : public FileSystem {
     return out;  // std::map keeps them sorted
   }
   std::string Identity(const std::string& path) override { return path; }
-  std::optional<std::uintmax_t> FileSize(const std::string& path) override {
-    auto it = files.find(path);
-    if (it == files.end()) return std::nullopt;
-    return it->second.size();
-  }
 };
 
 }  // namespace trainer::testing

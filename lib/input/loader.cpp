@@ -111,12 +111,6 @@ class RealFileSystem : public FileSystem {
     if (::stat(path.c_str(), &st) != 0) return path;
     return fmt::format("{}:{}", st.st_dev, st.st_ino);
   }
-
-  std::optional<std::uintmax_t> FileSize(const std::string& path) override {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-    return static_cast<std::uintmax_t>(st.st_size);
-  }
 };
 
 // A field path as the API server's schema validation spells it: map keys after a dot

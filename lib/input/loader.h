@@ -30,8 +30,6 @@ class FileSystem {
   virtual std::vector<std::string> ListYamlFiles(const std::string& dir) = 0;
   // A key that is equal for two paths naming the same file.
   virtual std::string Identity(const std::string& path) = 0;
-  // The size of a regular file; nothing when unknown (a FIFO, a device).
-  virtual std::optional<std::uintmax_t> FileSize(const std::string& path) = 0;
 };
 
 std::unique_ptr<FileSystem> NewRealFileSystem();

@@ -13,38 +13,38 @@ bool SameField(const Tree& a, const Tree& b, std::string_view key) {
 }
 
 template <class Same>
-void Upsert(std::vector<Tree>& items, const std::vector<Tree>& updates, Same same) {
-  for (const Tree& update : updates) {
+void Upsert(std::vector<Tree>& items, std::vector<Tree> updates, Same same) {
+  for (Tree& update : updates) {
     bool replaced = false;
     for (Tree& item : items) {
       if (same(item, update)) {
-        item = update;
+        item = std::move(update);
         replaced = true;
         break;
       }
     }
-    if (!replaced) items.push_back(update);
+    if (!replaced) items.push_back(std::move(update));
   }
 }
 
 }  // namespace
 
-void UpsertEnvVars(std::vector<Tree>& env, const std::vector<Tree>& updates) {
-  Upsert(env, updates, [](const Tree& a, const Tree& b) { return SameField(a, b, "name"); });
+void UpsertEnvVars(std::vector<Tree>& env, std::vector<Tree> updates) {
+  Upsert(env, std::move(updates), [](const Tree& a, const Tree& b) { return SameField(a, b, "name"); });
 }
 
-void UpsertPorts(std::vector<Tree>& ports, const std::vector<Tree>& updates) {
-  Upsert(ports, updates, [](const Tree& a, const Tree& b) {
+void UpsertPorts(std::vector<Tree>& ports, std::vector<Tree> updates) {
+  Upsert(ports, std::move(updates), [](const Tree& a, const Tree& b) {
     return SameField(a, b, "containerPort") || SameField(a, b, "name");
   });
 }
 
-void UpsertVolumes(std::vector<Tree>& volumes, const std::vector<Tree>& updates) {
-  Upsert(volumes, updates, [](const Tree& a, const Tree& b) { return SameField(a, b, "name"); });
+void UpsertVolumes(std::vector<Tree>& volumes, std::vector<Tree> updates) {
+  Upsert(volumes, std::move(updates), [](const Tree& a, const Tree& b) { return SameField(a, b, "name"); });
 }
 
-void UpsertVolumeMounts(std::vector<Tree>& mounts, const std::vector<Tree>& updates) {
-  Upsert(mounts, updates, [](const Tree& a, const Tree& b) { return SameField(a, b, "mountPath"); });
+void UpsertVolumeMounts(std::vector<Tree>& mounts, std::vector<Tree> updates) {
+  Upsert(mounts, std::move(updates), [](const Tree& a, const Tree& b) { return SameField(a, b, "mountPath"); });
 }
 
 std::vector<Tree>& ListField(Tree& map, std::string_view key) {

@@ -13,13 +13,13 @@
 namespace trainer {
 
 // Replace the first item matching by name, or append.
-void UpsertEnvVars(std::vector<Tree>& env, const std::vector<Tree>& updates);
+void UpsertEnvVars(std::vector<Tree>& env, std::vector<Tree> updates);
 // Match by containerPort or by name.
-void UpsertPorts(std::vector<Tree>& ports, const std::vector<Tree>& updates);
+void UpsertPorts(std::vector<Tree>& ports, std::vector<Tree> updates);
 // Match by name.
-void UpsertVolumes(std::vector<Tree>& volumes, const std::vector<Tree>& updates);
+void UpsertVolumes(std::vector<Tree>& volumes, std::vector<Tree> updates);
 // Match by mountPath.
-void UpsertVolumeMounts(std::vector<Tree>& mounts, const std::vector<Tree>& updates);
+void UpsertVolumeMounts(std::vector<Tree>& mounts, std::vector<Tree> updates);
 
 // The list stored at `map[key]`, created empty when absent or null.
 std::vector<Tree>& ListField(Tree& map, std::string_view key);

@@ -51,9 +51,9 @@ std::string NameOf(const Tree& item) {
 
 // Upserts into map[key] only when there is something to upsert, as Go leaves a nil list nil.
 template <class Upsert>
-void UpsertField(Tree& map, std::string_view key, const std::vector<Tree>& updates, Upsert upsert) {
+void UpsertField(Tree& map, std::string_view key, std::vector<Tree> updates, Upsert upsert) {
   if (updates.empty()) return;
-  upsert(ListField(map, key), updates);
+  upsert(ListField(map, key), std::move(updates));
 }
 
 // Sets map[key] to a TrainJob list; an empty list clears the field, as Go's omitempty drops it.
@@ -93,7 +93,7 @@ void ApplyInitializer(Tree& rjob, const char* container_name, const std::optiona
       env.push_back(EnvVarValue(kInitializerEnvStorageUri, *source->storage_uri, job.positions.Find(field + ".storageUri")));
     }
     for (Tree& e : EnvVarsApply(source->env)) env.push_back(std::move(e));
-    UpsertField(container, "env", env, UpsertEnvVars);
+    UpsertField(container, "env", std::move(env), UpsertEnvVars);
     if (source->secret_ref) {
       Origin origin = job.positions.Find(field + ".secretRef");
       Tree from = Tree::Map(origin);

@@ -207,7 +207,8 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
     for (const Tree& object : r.objects) {
       if (!Selected(object, request.show_only, used)) continue;
       if (files || (output && !json)) {
-        text = "---\n" + SourceComment(*r.job, *r.runtime);
+        text.assign("---\n");
+        text += SourceComment(*r.job, *r.runtime);
         WriteYaml(object, text, request.explain ? &explain : nullptr);
         if (output && !json) sink.Output(text);
         if (files) sink.File(FileName(object), text);

@@ -144,16 +144,21 @@ bool ReadsAsNonString(std::string_view s) {
       "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF",
       ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN",
       ".NAN"};
-  for (auto w : kWords) {
-    if (s == w) return true;
+  if (s.size() <= 5) {  // the longest word
+    for (auto w : kWords) {
+      if (s == w) return true;
+    }
   }
   char first = s[0];
   if (!(IsDigit(static_cast<unsigned char>(first)) || first == '+' || first == '-' || first == '.')) return false;
   std::string plain;
-  for (char c : s) {
-    if (c != '_') plain.push_back(c);
+  if (s.find('_') != std::string_view::npos) {
+    for (char c : s) {
+      if (c != '_') plain.push_back(c);
+    }
   }
-  return IsGoInt(plain) || IsGoFloat(plain) || IsBase60(s) || IsTimestamp(s);
+  std::string_view number = plain.empty() ? s : std::string_view(plain);
+  return IsGoInt(number) || IsGoFloat(number) || IsBase60(s) || IsTimestamp(s);
 }
 
 // ---- Which styles libyaml's emitter allows for a scalar (block context) ------------------------
@@ -370,15 +375,28 @@ void WriteKey(std::string_view key, std::string& out) {
   }
 }
 
-std::vector<std::size_t> SortedYamlOrder(const Tree& map) {
-  std::vector<std::size_t> order(map.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return YamlKeyLess(map.KeyAt(a), map.KeyAt(b)); });
-  return order;
-}
+// The positions of a map's keys in the order they print. The few keys of most maps sort on the
+// stack.
+class KeyOrder {
+ public:
+  template <class Less>
+  KeyOrder(const Tree& map, Less less) : size_(map.size()) {
+    if (size_ > small_.size()) large_.resize(size_);
+    std::size_t* first = data();
+    std::iota(first, first + size_, std::size_t{0});
+    std::sort(first, first + size_, [&](std::size_t a, std::size_t b) { return less(map.KeyAt(a), map.KeyAt(b)); });
+  }
+  const std::size_t* begin() const { return size_ > small_.size() ? large_.data() : small_.data(); }
+  const std::size_t* end() const { return begin() + size_; }
 
-// Writes a scalar or an empty collection inline, then a newline.
+ private:
+  std::size_t* data() { return size_ > small_.size() ? large_.data() : small_.data(); }
+
+  std::size_t size_;
+  std::array<std::size_t, 16> small_;
+  std::vector<std::size_t> large_;
+};
+
 // Writes a scalar or an empty collection inline, then the explanation of its origin, if any, and a
 // newline. A literal block carries its explanation on its header line.
 void WriteInline(const Tree& t, int indent, std::string& out, const Explain* explain) {
@@ -412,7 +430,7 @@ void WriteBlock(const Tree& t, int indent, std::string& out, const Explain* expl
 // when `first_inline` (after "- ").
 void WriteMapEntries(const Tree& t, int indent, std::string& out, bool first_inline, const Explain* explain) {
   bool first = true;
-  for (std::size_t i : SortedYamlOrder(t)) {
+  for (std::size_t i : KeyOrder(t, YamlKeyLess)) {
     if (!(first && first_inline)) Indent(out, indent);
     first = false;
     WriteKey(t.KeyAt(i), out);
@@ -533,13 +551,9 @@ void WriteJson(const Tree& value, std::string& out, int indent) {
         out += "{}";
         return;
       }
-      std::vector<std::size_t> order(value.size());
-      std::iota(order.begin(), order.end(), 0);
-      std::sort(order.begin(), order.end(),
-                [&](std::size_t a, std::size_t b) { return value.KeyAt(a) < value.KeyAt(b); });
       out += "{\n";
       bool first = true;
-      for (std::size_t i : order) {
+      for (std::size_t i : KeyOrder(value, std::less<std::string>())) {
         if (!first) out += ",\n";
         first = false;
         Indent(out, indent + 4);

@@ -84,7 +84,13 @@ trainjob_spec='spec:
 
 # Nesting 10,000 levels deep: flow, block lists on one line, and block maps.
 awk 'BEGIN { printf "a: "; for (i = 0; i < 10000; i++) printf "["; for (i = 0; i < 10000; i++) printf "]"; print "" }' >flow.yaml
-check nesting-flow-10000 10 200 2 "flow.yaml:1:259: nesting deeper than 256 levels (nesting limit)" -- render flow.yaml
+check nesting-flow-10000 10 200 2 "flow.yaml:1:260: nesting deeper than 256 levels (nesting limit)" -- render flow.yaml
+# Flow nesting is counted in the text before yaml-cpp reads ahead: ten million "[" and a million
+# "[a, " fail at the 257th level, in bounded memory.
+awk 'BEGIN { for (i = 0; i < 10000000; i++) printf "["; print "" }' >brackets.yaml
+check nesting-flow-brackets-10M 10 200 2 "brackets.yaml:1:257: nesting deeper than 256 levels (nesting limit)" -- render brackets.yaml
+awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "[a, "; print "" }' >items.yaml
+check nesting-flow-items-1M 10 200 2 "items.yaml:1:1025: nesting deeper than 256 levels (nesting limit)" -- render items.yaml
 awk 'BEGIN { printf "a:\n  "; for (i = 0; i < 10000; i++) printf "- "; print "x" }' >block-list.yaml
 check nesting-block-list-10000 10 200 2 "(nesting limit)" -- render block-list.yaml
 awk 'BEGIN { for (i = 0; i < 10000; i++) { printf "%*sk:\n", i, "" } }' >block-map.yaml
@@ -173,5 +179,46 @@ awk 'BEGIN {
   }
 }' >many-runtimes.yaml
 check runtimes-5000-jobs-5000 15 600 0 "" -- render --quiet many-runtimes.yaml
+
+# numNodes asks for an MPI hostfile line per node: past the output size limit the render fails at
+# the numNodes, before the hostfile is built.
+mpi_runtime='apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata:
+  name: openmpi
+spec:
+  mlPolicy:
+    numNodes: 1
+    mpi:
+      numProcPerNode: 4
+  template:
+    spec:
+      replicatedJobs:
+        - name: launcher
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: trainer
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: mpi/launcher:1
+        - name: node
+          template:
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: mpi/worker:1'
+for nodes in 10000000 2147483647; do
+  printf '%s\n---\n%s\nspec:\n  runtimeRef:\n    name: openmpi\n  trainer:\n    numNodes: %d\n' \
+    "$mpi_runtime" "$trainjob_head" "$nodes" >mpi-nodes.yaml
+  check "mpi-num-nodes-$nodes" 10 200 2 \
+    "mpi-nodes.yaml:41:5: TrainJob default/job: spec.trainer.numNodes: output larger than 268435456 bytes (output size limit)" \
+    -- render mpi-nodes.yaml
+done
 
 finish

@@ -438,6 +438,8 @@ std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Fr
       return kind && *kind == "JobSet";
     });
     return objects;
+  } catch (const OutputLimitError&) {
+    throw;  // located already, and it ends the render
   } catch (const Error& e) {
     std::vector<Diagnostic> diagnostics = e.diagnostics();
     for (Diagnostic& d : diagnostics) {

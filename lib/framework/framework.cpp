@@ -33,6 +33,23 @@ std::vector<PluginEntry> Ordered(std::span<const PluginEntry> registry, const st
 
 }  // namespace
 
+namespace {
+
+Diagnostic OutputLimitDiagnostic(const TrainJob& job, std::size_t max_output_bytes) {
+  constexpr std::string_view kNumNodes = "spec.trainer.numNodes";
+  Origin where = job.positions.Find(kNumNodes);
+  const bool at_num_nodes = where.HasPosition();
+  return Diagnostic{at_num_nodes ? where : job.origin,
+                    fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name),
+                    at_num_nodes ? std::string(kNumNodes) : std::string(),
+                    fmt::format("output larger than {} bytes (output size limit)", max_output_bytes)};
+}
+
+}  // namespace
+
+OutputLimitError::OutputLimitError(const TrainJob& job, std::size_t max_output_bytes)
+    : Error(OutputLimitDiagnostic(job, max_output_bytes)) {}
+
 Framework::Framework(std::span<const PluginEntry> registry, const RenderOptions& options) {
   for (const PluginEntry& entry : Ordered(registry, options.plugin_order)) {
     plugins_.push_back(entry.factory(options));

@@ -33,6 +33,16 @@ struct RenderOptions {
   std::string plugin_order;
   // Admission: whether the TrainJob webhook's rejections are errors, warnings, or not checked.
   ValidationMode validate = ValidationMode::kStrict;
+  // The output size limit: a rendering of more bytes fails (trainer(1), INPUT LIMITS), and no
+  // object grows much past it in memory (a few kilobytes of numNodes can ask for gigabytes).
+  std::size_t max_output_bytes = std::size_t{256} * 1024 * 1024;
+};
+
+// The error of a rendering past RenderOptions::max_output_bytes, at the TrainJob's numNodes (what
+// makes a rendering large) or at the TrainJob. It ends the whole render, not just the TrainJob's.
+class OutputLimitError : public Error {
+ public:
+  OutputLimitError(const TrainJob& job, std::size_t max_output_bytes);
 };
 
 class Plugin {

@@ -198,11 +198,13 @@ class MPI : public EnforceMLPolicyPlugin, public ComponentBuilderPlugin, public 
     // Upstream skips the Secret when it already exists in the cluster; offline it never does.
     objects.push_back(SSHAuthSecret(job));
     bool openmpi = mpi->mpi_implementation.value_or(kOpenMPI) == kOpenMPI;
-    std::string hostfile = openmpi ? MPIHostFile(info.template_spec.pod_sets, mpi->run_launcher_as_node.value_or(false),
-                                                 num_proc_per_node_)
-                                   : std::string();
+    std::optional<std::string> hostfile = openmpi ? MPIHostFile(info.template_spec.pod_sets,
+                                                                mpi->run_launcher_as_node.value_or(false),
+                                                                num_proc_per_node_, options_.max_output_bytes)
+                                                  : std::string();
+    if (!hostfile) throw OutputLimitError(job, options_.max_output_bytes);
     Tree config_map = NewOwnedObject("v1", "ConfigMap", job.metadata.name + kHostfileConfigMapSuffix, job, kByMPI);
-    config_map.Child("data", kByMPI).Set(kHostfileName, String(hostfile));
+    config_map.Child("data", kByMPI).Set(kHostfileName, String(std::move(*hostfile)));
     objects.push_back(std::move(config_map));
   }
 
@@ -236,11 +238,34 @@ class MPI : public EnforceMLPolicyPlugin, public ComponentBuilderPlugin, public 
 
 }  // namespace
 
-std::string MPIHostFile(const std::vector<PodSet>& pod_sets, bool run_launcher_as_node, std::int32_t slots) {
-  std::string hostfile;
+std::optional<std::string> MPIHostFile(const std::vector<PodSet>& pod_sets, bool run_launcher_as_node,
+                                       std::int32_t slots, std::size_t max_bytes) {
   std::string suffix = fmt::format(" slots={}\n", slots);
+  auto lists = [&](const PodSet& ps) { return ps.name == kNode || (run_launcher_as_node && ps.name == kLauncher); };
+  // The size is known before a byte is written: too many pods fail here, and the rest is
+  // allocated once.
+  auto digits_below = [](std::uint64_t n) {  // the digits of 0, 1, ..., n - 1 written out
+    std::uint64_t total = 0;
+    for (std::uint64_t low = 0, high = 10, width = 1; low < n; low = high, high *= 10, ++width) {
+      total += (std::min(n, high) - low) * width;
+    }
+    return total;
+  };
+  std::uint64_t size = 0;
   for (const PodSet& ps : pod_sets) {
-    if (!(ps.name == kNode || (run_launcher_as_node && ps.name == kLauncher))) continue;
+    if (!lists(ps) || !ps.endpoints) continue;
+    const EndpointSource& e = *ps.endpoints;
+    const auto replicas = static_cast<std::uint64_t>(std::max(e.replicas, 0));
+    const auto pods = static_cast<std::uint64_t>(std::max(ps.count.value_or(1), 0));
+    // "<job>-<rjob>-<replica>-<pod>.<subdomain><suffix>"
+    const std::uint64_t fixed = e.job_set_name.size() + e.replicated_job_name.size() + e.subdomain.size() + 4 + suffix.size();
+    size += replicas * pods * fixed + pods * digits_below(replicas) + replicas * digits_below(pods);
+  }
+  if (size > max_bytes) return std::nullopt;
+  std::string hostfile;
+  hostfile.reserve(size);
+  for (const PodSet& ps : pod_sets) {
+    if (!lists(ps)) continue;
     ps.ForEachEndpoint([&](const std::string& endpoint) {
       hostfile += endpoint;
       hostfile += suffix;

@@ -429,9 +429,9 @@ TEST_CASE("MPIHostFile lists the node pods, and the launcher first when it comes
   std::vector<PodSet> pod_sets = {NewPodSet("dataset-initializer", std::nullopt, 1, false),
                                   NewPodSet(kLauncher, kAncestorTrainer, 1, false),
                                   NewPodSet(kNode, std::nullopt, 2, false)};
-  CHECK(plugins::MPIHostFile(pod_sets, false, 4) ==
+  CHECK(*plugins::MPIHostFile(pod_sets, false, 4) ==
         "trainJob-node-0-0.trainJob slots=4\ntrainJob-node-0-1.trainJob slots=4\n");
-  CHECK(plugins::MPIHostFile(pod_sets, true, 4) ==
+  CHECK(*plugins::MPIHostFile(pod_sets, true, 4) ==
         "trainJob-launcher-0-0.trainJob slots=4\ntrainJob-node-0-0.trainJob slots=4\ntrainJob-node-0-1.trainJob "
         "slots=4\n");
 }
@@ -440,7 +440,7 @@ TEST_CASE("MPIHostFile follows PodSet order, replicas and the subdomain") {
   std::vector<PodSet> pod_sets = {NewPodSet(kNode, std::nullopt, 2, false),
                                   NewPodSet(kLauncher, kAncestorTrainer, 1, false)};
   pod_sets[0].endpoints = EndpointSource{"job", "node", 2, "net"};
-  CHECK(plugins::MPIHostFile(pod_sets, true, 1) ==
+  CHECK(*plugins::MPIHostFile(pod_sets, true, 1) ==
         "job-node-0-0.net slots=1\njob-node-0-1.net slots=1\njob-node-1-0.net slots=1\njob-node-1-1.net slots=1\n"
         "trainJob-launcher-0-0.trainJob slots=1\n");
 }
@@ -448,12 +448,12 @@ TEST_CASE("MPIHostFile follows PodSet order, replicas and the subdomain") {
 TEST_CASE("MPIHostFile is empty for PodSets without endpoints") {
   PodSet ps = NewPodSet(kNode, std::nullopt, 3, false);
   ps.endpoints.reset();
-  CHECK(plugins::MPIHostFile({ps}, false, 1).empty());
+  CHECK(plugins::MPIHostFile({ps}, false, 1)->empty());
 }
 
 TEST_CASE("MPIHostFile writes one line per node for 10,000 nodes") {
   std::vector<PodSet> pod_sets = {NewPodSet(kNode, std::nullopt, 10000, false)};
-  std::string hostfile = plugins::MPIHostFile(pod_sets, false, 8);
+  std::string hostfile = *plugins::MPIHostFile(pod_sets, false, 8);
   CHECK(std::count(hostfile.begin(), hostfile.end(), '\n') == 10000);
   CHECK(hostfile.ends_with("\ntrainJob-node-0-9999.trainJob slots=8\n"));
 }

@@ -102,6 +102,27 @@ Explain OriginExplainer(const TrainJob& job, const Runtime& runtime) {
 
 namespace {
 
+// An OutputLimitError on its way out of the render: not an Error, so that no handler of one
+// TrainJob's or one document's problems keeps it and goes on (every later TrainJob would only add
+// to the output).
+struct OutputLimitCrossed {
+  Error error;
+};
+
+// Counts the bytes of a rendering against RenderOptions::max_output_bytes.
+class OutputBudget {
+ public:
+  explicit OutputBudget(std::size_t max_bytes) : max_bytes_(max_bytes) {}
+  void Spend(const TrainJob& job, std::size_t bytes) {
+    spent_ += bytes;
+    if (spent_ > max_bytes_) throw OutputLimitError(job, max_bytes_);
+  }
+
+ private:
+  std::size_t max_bytes_;
+  std::size_t spent_ = 0;
+};
+
 // Judges and renders TrainJobs one at a time, as the webhook and then the controller would, and
 // keeps the problems of each in the order the TrainJobs came.
 class JobRenderer {
@@ -124,6 +145,8 @@ class JobRenderer {
       }
       RenderedJob one{&job, &runtime, RenderTrainJob(job, runtime, framework_, std::move(info))};
       rendered_(one);
+    } catch (const OutputLimitError& e) {
+      throw OutputLimitCrossed{e};
     } catch (const Error& e) {
       for (const Diagnostic& d : e.diagnostics()) Keep(job, d, errors_);
     }
@@ -164,8 +187,22 @@ class JobRenderer {
 std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
                                     std::vector<Diagnostic>* warnings) {
   std::vector<RenderedJob> all;
-  JobRenderer renderer(options, warnings, [&](RenderedJob& one) { all.push_back(std::move(one)); });
-  for (const TrainJob& job : inputs.jobs) renderer.Render(inputs, job);
+  // Each rendering is held whole for the comparison: it counts as the YAML it would print.
+  OutputBudget budget(options.max_output_bytes);
+  std::string text;
+  JobRenderer renderer(options, warnings, [&](RenderedJob& one) {
+    for (const Tree& object : one.objects) {
+      text.clear();
+      WriteYaml(object, text);
+      budget.Spend(*one.job, text.size());
+    }
+    all.push_back(std::move(one));
+  });
+  try {
+    for (const TrainJob& job : inputs.jobs) renderer.Render(inputs, job);
+  } catch (const OutputLimitCrossed& crossed) {
+    throw crossed.error;
+  }
   renderer.Finish(inputs);
   return all;
 }
@@ -200,6 +237,7 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
   const bool files = sink.WantsFiles();
   std::vector<bool> used(request.show_only.size(), false);
   std::size_t items = 0;
+  OutputBudget budget(request.render.max_output_bytes);
   std::string text;  // one object's text, reused
   if (output && json) sink.Output(kJsonListHead);
   auto write = [&](RenderedJob& r) {
@@ -210,12 +248,14 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
         text.assign("---\n");
         text += SourceComment(*r.job, *r.runtime);
         WriteYaml(object, text, request.explain ? &explain : nullptr);
+        budget.Spend(*r.job, text.size());
         if (output && !json) sink.Output(text);
         if (files) sink.File(FileName(object), text);
       }
       if (output && json) {
         text.assign(items == 0 ? "\n        " : ",\n        ");
         WriteJson(object, text, 8);
+        budget.Spend(*r.job, text.size());
         sink.Output(text);
       }
       ++items;
@@ -227,15 +267,20 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
   // later waits for the end of the input, and so do all after it, to keep the output in input
   // order; with the runtimes first (or given with -r) none waits.
   std::vector<TrainJob> waiting;
-  Inputs inputs = Load(request.load, fs, [&](const Inputs& so_far, TrainJob& job) {
-    if (waiting.empty() && so_far.RuntimeSettled(job)) {
-      renderer.Render(so_far, job);
-    } else {
-      waiting.push_back(std::move(job));
+  Inputs inputs;
+  try {
+    inputs = Load(request.load, fs, [&](const Inputs& so_far, TrainJob& job) {
+      if (waiting.empty() && so_far.RuntimeSettled(job)) {
+        renderer.Render(so_far, job);
+      } else {
+        waiting.push_back(std::move(job));
+      }
+    });
+    for (const TrainJob& job : waiting) {
+      if (inputs.malformed_files.count(job.origin.file) == 0) renderer.Render(inputs, job);
     }
-  });
-  for (const TrainJob& job : waiting) {
-    if (inputs.malformed_files.count(job.origin.file) == 0) renderer.Render(inputs, job);
+  } catch (const OutputLimitCrossed& crossed) {
+    throw crossed.error;
   }
   // Every problem of every object: those of loading, then those of the TrainJobs that loaded.
   try {

@@ -220,6 +220,131 @@ std::size_t TabInIndentation(std::string_view content, int line) {
   return 0;
 }
 
+std::string NestingMessage(const ReadLimits& limits) {
+  return fmt::format("nesting deeper than {} levels (nesting limit)", limits.max_depth);
+}
+
+// yaml-cpp's scanner reads a flow collection ahead before it hands out any event, so `[` repeated
+// millions of times costs gigabytes before the nesting limit sees a level. The offset of the first
+// `[` or `{` that opens a flow collection deeper than `max_depth`, or npos. A scan of the text as
+// YAML's syntax has it: brackets in quoted and block scalars, in comments and inside plain text
+// open nothing. Where it is unsure it counts less, never more, so that valid input never fails here;
+// the parse keeps the exact limits.
+std::size_t FlowNestingPastLimit(std::string_view text, std::size_t max_depth) {
+  const std::size_t n = text.size();
+  auto blank = [&](std::size_t i) { return i >= n || text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'; };
+  std::size_t depth = 0;            // open flow collections
+  bool node_start = true;           // a node may start here
+  bool after_space = true;          // at a line start or after a blank: `#` starts a comment
+  std::size_t line_indent = 0;      // the indentation of the current line
+  bool line_is_document_start = false;
+  std::ptrdiff_t block_parent = -2;  // in a block scalar: its parent's indentation (-1 at document level)
+  std::size_t i = 0;
+  std::size_t next_line = 0;  // the offset of the next line start to look at
+  while (i < n) {
+    // A line start: its indentation; a block scalar's content lines are skipped whole.
+    if (i == next_line) {
+      std::size_t indent = 0;
+      while (i + indent < n && text[i + indent] == ' ') ++indent;
+      std::size_t end = text.find('\n', i);
+      if (end == std::string_view::npos) end = n;
+      next_line = end + 1;
+      const bool empty = i + indent >= end || text[i + indent] == '\r';
+      const std::string_view line = text.substr(i, end - i);
+      const bool marker = line.substr(0, 3) == "---" || line.substr(0, 3) == "...";
+      const bool document_marker = marker && (line.size() == 3 || blank(i + 3));
+      if (block_parent != -2) {
+        const bool content = block_parent == -1 ? !document_marker : (empty || static_cast<std::ptrdiff_t>(indent) > block_parent);
+        if (content) {
+          i = end < n ? end + 1 : n;
+          continue;
+        }
+        block_parent = -2;
+      }
+      line_indent = indent;
+      line_is_document_start = document_marker && line.substr(0, 3) == "---";
+      if (document_marker) {
+        depth = 0;  // a flow collection does not cross documents; the parse reports it
+        node_start = true;
+        after_space = true;
+        i += 3;
+        continue;
+      }
+      i += indent;
+      after_space = true;
+      if (depth == 0) node_start = true;
+      continue;
+    }
+    const char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      after_space = true;
+      ++i;
+      continue;
+    }
+    if (c == '#' && after_space) {  // a comment, to the end of the line
+      i = text.find('\n', i);
+      if (i == std::string_view::npos) i = n;
+      continue;
+    }
+    after_space = false;
+    if (node_start && (c == '"' || c == '\'')) {  // a quoted scalar, over as many lines as it takes
+      for (++i; i < n; ++i) {
+        if (c == '"' && text[i] == '\\') {
+          ++i;
+        } else if (text[i] == c) {
+          if (c == '\'' && i + 1 < n && text[i + 1] == '\'') {
+            ++i;
+          } else {
+            break;
+          }
+        }
+      }
+      ++i;
+      const std::size_t eol = text.find('\n', i);
+      next_line = eol == std::string_view::npos ? n : eol + 1;
+      node_start = false;
+      continue;
+    }
+    if (node_start && (c == '&' || c == '!')) {  // an anchor or a tag before the node
+      while (i < n && !blank(i)) ++i;
+      continue;
+    }
+    if (depth > 0) {
+      if (c == '[' || c == '{') {
+        if (++depth > max_depth) return i;
+        node_start = true;
+      } else if (c == ']' || c == '}') {
+        --depth;
+        node_start = false;
+      } else {
+        node_start = c == ',' || c == ':' || c == '?';
+      }
+      ++i;
+      continue;
+    }
+    if (node_start && (c == '[' || c == '{')) {
+      if (++depth > max_depth) return i;
+      node_start = true;
+      ++i;
+      continue;
+    }
+    if (node_start && (c == '|' || c == '>')) {  // a block scalar: its header ends the line
+      block_parent = line_is_document_start ? -1 : static_cast<std::ptrdiff_t>(line_indent);
+      i = text.find('\n', i);
+      if (i == std::string_view::npos) i = n;
+      continue;
+    }
+    if ((c == '-' || c == '?' || c == ':') && blank(i + 1) && (node_start || c == ':')) {
+      node_start = true;  // a sequence entry, a complex key or a value follows
+      ++i;
+      continue;
+    }
+    node_start = false;  // plain text (a key or a scalar) to the next indicator
+    ++i;
+  }
+  return std::string_view::npos;
+}
+
 // Builds Trees from yaml-cpp parser events.
 class TreeBuilder : public YAML::EventHandler {
  public:
@@ -367,7 +492,7 @@ class TreeBuilder : public YAML::EventHandler {
 
   void Push(Tree value, YAML::anchor_t anchor, const YAML::Mark& mark) {
     if (stack_.size() >= limits_.max_depth) {
-      Fail(mark, fmt::format("nesting deeper than {} levels (nesting limit)", limits_.max_depth));
+      Fail(mark, NestingMessage(limits_));
     }
     Frame frame;
     frame.value = std::move(value);
@@ -612,6 +737,9 @@ std::optional<std::string> CheckStream(std::string_view content, const std::stri
   std::string_view checked = without_marks ? std::string_view(*without_marks) : content;
   if (std::size_t bad = FindInvalidUtf8(checked); bad != std::string_view::npos) {
     throw Error(Diagnostic{at_offset(checked, bad), "", "", "invalid UTF-8"});
+  }
+  if (std::size_t deep = FlowNestingPastLimit(checked, limits.max_depth); deep != std::string_view::npos) {
+    throw Error(Diagnostic{at_offset(checked, deep), "", "", NestingMessage(limits)});
   }
   return without_marks;
 }

@@ -443,6 +443,41 @@ TEST_CASE("the default nesting limit applies before yaml-cpp's own guard at 500 
   CHECK(ReadError(deep) == "job.yaml:1:257: nesting deeper than 256 levels (nesting limit)");
 }
 
+TEST_CASE("flow nesting past the limit fails before yaml-cpp reads the collection ahead") {
+  // yaml-cpp scans a whole flow collection before its first event: a million unclosed levels would
+  // cost hundreds of megabytes before the tree's own count fires.
+  CHECK(ReadError(std::string(1'000'000, '[')) == "job.yaml:1:257: nesting deeper than 256 levels (nesting limit)");
+  std::string items;
+  for (int i = 0; i < 100'000; ++i) items += "[a, ";
+  CHECK(ReadError(items) == "job.yaml:1:1025: nesting deeper than 256 levels (nesting limit)");
+  // Counted in flow levels, at the first one past the limit.
+  CHECK(ReadError("a:\n  - x\n  - {b: [c, {d: [[1]]}]}\n", ReadLimits{.max_depth = 3}) ==
+        "job.yaml:3:17: nesting deeper than 3 levels (nesting limit)");
+}
+
+TEST_CASE("brackets in quoted and block scalars, comments and plain text open no flow level") {
+  const ReadLimits limits{.max_depth = 3};
+  const std::string many = "[[[[[{{{{{";
+  for (const std::string& yaml : {
+           "a: \"" + many + "\"\n",
+           "a: '" + many + "'\n",
+           "a: 'it''s " + many + "'\n",
+           "a: \"x\\\" " + many + "\"\n",
+           "a: \"two\n  lines " + many + "\"\n",
+           "a: |\n  " + many + "\n  " + many + "\nb: 1\n",
+           "- >-\n  " + many + "\n- x\n",
+           "--- |\n  " + many + "\n",
+           "# " + many + "\na: 1\n",
+           "a: 1  # " + many + "\n",
+           "a: x" + many + "\n",
+           "a: [b, \"" + many + "\", '" + many + "', c]\n",
+           std::string("a: &anchor [1]\nb: !!seq [2]\n"),
+       }) {
+    CAPTURE(yaml);
+    CHECK(Read(yaml, limits).size() == 1);
+  }
+}
+
 TEST_CASE("yaml-cpp's own depth guard is reported as the nesting limit") {
   // With our limit above yaml-cpp's 500, its exception surfaces; it carries the scanner's mark.
   std::string deep = std::string(600, '[') + std::string(600, ']');

@@ -11,6 +11,7 @@
 
 #include "app/commands.h"
 #include "util/error.h"
+#include "util/staged_files.h"
 
 #ifndef TRAINER_VERSION
 #define TRAINER_VERSION "0.0.0"
@@ -75,6 +76,8 @@ int main(int argc, char** argv) {
   // so that output meant for it would land in that file: each is opened on /dev/null, and output
   // meant for a closed standard output fails (WriteStdout).
   trainer::app::GuardStandardDescriptors();
+  // Ctrl-C or a CI timeout while files are staged: no temporary file is left behind.
+  trainer::RemoveTemporariesOnSignals();
   const std::string program = ProgramName(argc > 0 ? argv[0] : nullptr);
   CLI::App app{"trainer: see what the Kubeflow Trainer controller will create for your TrainJobs, before anything "
                "touches a cluster.",

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "app/commands.h"
+#include "app/output_dir.h"
 #include "app/trainer_files.h"
 #include "app/validate_option.h"
 #include "render/render.h"
@@ -40,64 +40,6 @@ struct RenderFlags {
   bool quiet = false;             // --quiet: the exit status says it all
   bool skip_non_trainer = false;  // --skip-non-trainer: see app/trainer_files.h
   std::string validate = "strict";
-};
-
-// --output-dir: each object's file is written under a temporary name as it renders, and all are
-// renamed into place once every TrainJob rendered. Dropped unfinished, it removes what it wrote
-// (and the directory, when it made it).
-class DirSink : public RenderSink {
- public:
-  explicit DirSink(std::string dir) : dir_(std::move(dir)) {}
-  DirSink(const DirSink&) = delete;
-  DirSink& operator=(const DirSink&) = delete;
-  ~DirSink() override {
-    if (!done_) Discard();
-  }
-
-  bool WantsOutput() const override { return false; }
-  bool WantsFiles() const override { return true; }
-  void Output(std::string_view) override {}
-
-  void File(const std::string& name, std::string_view yaml) override {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (!started_) {
-      started_ = true;
-      made_dir_ = !fs::exists(dir_, ec);
-      fs::create_directories(dir_, ec);
-      if (ec) throw Error(fmt::format("--output-dir {}: {}", dir_, ec.message()));
-    }
-    fs::path final_path = fs::path(dir_) / name;
-    fs::path temp = final_path;
-    temp += ".tmp";
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out.write(yaml.data(), static_cast<std::streamsize>(yaml.size()));
-    out.close();
-    staged_.emplace_back(temp, final_path);
-    if (!out) throw Error(fmt::format("--output-dir {}: cannot write {}", dir_, temp.string()));
-  }
-
-  void Commit() {
-    std::error_code ec;
-    for (auto& [temp, final_path] : staged_) {
-      std::filesystem::rename(temp, final_path, ec);
-      if (ec) throw Error(fmt::format("--output-dir {}: cannot write {}: {}", dir_, final_path.string(), ec.message()));
-    }
-    done_ = true;
-  }
-
- private:
-  void Discard() {
-    std::error_code ec;
-    for (auto& [temp, _] : staged_) std::filesystem::remove(temp, ec);
-    if (made_dir_) std::filesystem::remove(dir_, ec);  // only when empty
-  }
-
-  std::string dir_;
-  bool started_ = false;
-  bool made_dir_ = false;
-  bool done_ = false;
-  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged_;
 };
 
 void PrintSummary(const RenderResult& summary, bool quiet) {
@@ -133,7 +75,8 @@ int RunRender(const RenderFlags& flags) {
     request.load.runtime_paths = KeepTrainerFiles(flags.runtimes, *fs);
   }
   if (!flags.output_dir.empty()) {
-    DirSink sink(flags.output_dir);
+    auto writer = NewRealFileWriter();
+    DirSink sink(flags.output_dir, *writer);
     RenderResult result = RenderTo(request, *fs, sink);
     sink.Commit();
     PrintSummary(result, flags.quiet);

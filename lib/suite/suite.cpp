@@ -151,6 +151,19 @@ struct Outcome {
   std::string text;
 };
 
+// The temporary files (lib/util/staged_files.h) in the folder `dir`, by name, in order: what an
+// interrupted trainer left behind.
+std::vector<std::string> StrayTemporaries(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (stdfs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (IsTemporaryName(name)) names.push_back(std::move(name));
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 class CaseRunner {
  public:
   CaseRunner(SuiteMode mode, const SuiteOptions& options, FileSystem& fs, CaseResult& result)
@@ -159,6 +172,9 @@ class CaseRunner {
   }
 
   void Run() {
+    for (const std::string& name : StrayTemporaries(result_.dir)) {
+      Unfixable(name + ": a temporary file left by an interrupted trainer run; remove it");
+    }
     bool has_input = Has(kInput);
     bool has_args = Has(kArgs);
     if (!has_input && !has_args) return RunWithoutInput();
@@ -472,39 +488,12 @@ std::string FailureMessage(const CaseResult& c) {
 
 }  // namespace
 
-std::string TemporaryName(const std::string& path) { return path + ".trainer-tmp"; }
-
 void ApplyChanges(const std::vector<ExpectedFileChange>& changes, FileWriter& writer) {
-  auto remove_quietly = [&writer](const std::string& path) {
-    try {
-      writer.Remove(path);
-    } catch (const Error&) {
-      // The file stays behind under its temporary name; the expected files are unharmed.
-    }
-  };
-  std::vector<const ExpectedFileChange*> staged;
+  StagedFiles staged(writer, "cannot update the expected files: ");
   for (const ExpectedFileChange& c : changes) {
-    if (!c.content) continue;
-    try {
-      writer.WriteFile(TemporaryName(c.path), *c.content);
-    } catch (const Error& e) {
-      for (const ExpectedFileChange* s : staged) remove_quietly(TemporaryName(s->path));
-      remove_quietly(TemporaryName(c.path));
-      throw Error(fmt::format("cannot update the expected files: {}; no expected file was changed", e.what()));
-    }
-    staged.push_back(&c);
+    if (c.content) staged.Stage(c.path, *c.content);
   }
-  for (std::size_t i = 0; i < staged.size(); ++i) {
-    try {
-      writer.Rename(TemporaryName(staged[i]->path), staged[i]->path);
-    } catch (const Error& e) {
-      for (std::size_t j = i; j < staged.size(); ++j) remove_quietly(TemporaryName(staged[j]->path));
-      throw Error(
-          fmt::format("cannot update the expected files: {}; {} of {} files were replaced, each file is "
-                      "whole (old or new)",
-                      e.what(), i, staged.size()));
-    }
-  }
+  staged.Commit();
   for (const ExpectedFileChange& c : changes) {
     if (c.content) continue;
     try {
@@ -514,33 +503,6 @@ void ApplyChanges(const std::vector<ExpectedFileChange>& changes, FileWriter& wr
     }
   }
 }
-
-namespace {
-
-class RealFileWriter : public FileWriter {
- public:
-  void WriteFile(const std::string& path, const std::string& content) override {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.close();
-    if (!out) throw Error(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-  }
-  void Rename(const std::string& from, const std::string& to) override {
-    std::error_code ec;
-    stdfs::rename(from, to, ec);
-    if (ec) throw Error(fmt::format("{}: cannot rename to {}: {}", from, to, ec.message()));
-  }
-  void Remove(const std::string& path) override {
-    std::error_code ec;
-    stdfs::remove(path, ec);
-    if (ec) throw Error(fmt::format("{}: cannot remove: {}", path, ec.message()));
-  }
-};
-
-}  // namespace
-
-std::unique_ptr<FileWriter> NewRealFileWriter() { return std::make_unique<RealFileWriter>(); }
 
 bool IsCaseDir(const std::string& dir) {
   std::error_code ec;

@@ -16,23 +16,10 @@
 
 #include "input/loader.h"
 #include "render/render.h"
+#include "util/staged_files.h"
 #include "yaml/tree.h"
 
 namespace trainer {
-
-// Where expected files are written, behind an interface so that tests can make a write fail.
-class FileWriter {
- public:
-  virtual ~FileWriter() = default;
-  // Creates or truncates `path` and writes all of `content`. Throws Error naming the path.
-  virtual void WriteFile(const std::string& path, const std::string& content) = 0;
-  // Replaces `to` by `from` in one step (rename(2)). Throws Error naming the paths.
-  virtual void Rename(const std::string& from, const std::string& to) = 0;
-  // Removes `path`; a missing file is not an error. Throws Error naming the path.
-  virtual void Remove(const std::string& path) = 0;
-};
-
-std::unique_ptr<FileWriter> NewRealFileWriter();
 
 // One change to an expected file: new content, or the removal of an obsolete file.
 struct ExpectedFileChange {
@@ -40,13 +27,10 @@ struct ExpectedFileChange {
   std::optional<std::string> content;  // nullopt: remove
 };
 
-// The name a new content is staged under before it is renamed into place.
-std::string TemporaryName(const std::string& path);
-
 // Applies `changes` so that every file is always either whole and old or whole and new: all new
-// contents are first written to temporaries (TemporaryName); if one of them fails, the
-// temporaries are removed and no expected file has changed. Then each temporary is renamed over
-// its file, then obsolete files are removed. Throws Error saying what was and was not changed.
+// contents are first written to temporaries (StagedFiles); if one of them fails, the temporaries
+// are removed and no expected file has changed. Then each temporary is renamed over its file, then
+// obsolete files are removed. Throws Error saying what was and was not changed.
 void ApplyChanges(const std::vector<ExpectedFileChange>& changes, FileWriter& writer);
 
 enum class SuiteMode {

@@ -12,6 +12,7 @@
 #include "app/commands.h"
 #include "diff/report.h"
 #include "diff/stream.h"
+#include "tests/fake_file_writer.h"
 #include "tests/fake_fs.h"
 #include "util/error.h"
 #include "yaml/reader.h"
@@ -77,32 +78,7 @@ std::vector<std::string> ChangedPaths(const CaseResult& result) {
   return out;
 }
 
-// Files in memory; the n-th write or rename fails (counting from 0), a failed write leaving half
-// of its content behind as a full disk would.
-class FakeFileWriter : public FileWriter {
- public:
-  std::map<std::string, std::string> files;
-  int fail_write = -1;
-  int fail_rename = -1;
-
-  void WriteFile(const std::string& path, const std::string& content) override {
-    if (writes_++ == fail_write) {
-      files[path] = content.substr(0, content.size() / 2);
-      throw Error(path + ": cannot write: No space left on device");
-    }
-    files[path] = content;
-  }
-  void Rename(const std::string& from, const std::string& to) override {
-    if (renames_++ == fail_rename) throw Error(from + ": cannot rename to " + to + ": Input/output error");
-    files[to] = files.at(from);
-    files.erase(from);
-  }
-  void Remove(const std::string& path) override { files.erase(path); }
-
- private:
-  int writes_ = 0;
-  int renames_ = 0;
-};
+using testing::FakeFileWriter;
 
 // A scratch folder, removed at the end of the test.
 struct TempDir {
@@ -436,8 +412,8 @@ TEST_CASE("an update interrupted by a failed write leaves every old file whole a
     message = e.what();
   }
   CHECK(message ==
-        "cannot update the expected files: b/current.yaml.trainer-tmp: cannot write: No space left on "
-        "device; no expected file was changed");
+        "cannot update the expected files: b/current.yaml: cannot write: No space left on device; no file was "
+        "replaced");
   CHECK(writer.files == before);
 }
 
@@ -452,10 +428,71 @@ TEST_CASE("an update interrupted by a failed rename leaves each file whole, old 
     message = e.what();
   }
   CHECK(message ==
-        "cannot update the expected files: b/current.yaml.trainer-tmp: cannot rename to b/current.yaml: "
-        "Input/output error; 1 of 2 files were replaced, each file is whole (old or new)");
+        "cannot update the expected files: b/current.yaml: cannot rename b/.current.yaml.trainer-000002 to it: "
+        "Input/output error; 1 of 2 files were replaced (a/current.yaml), each file is whole (old or new)");
   CHECK(writer.files == std::map<std::string, std::string>{
                             {"a/current.yaml", "new a"}, {"b/current.yaml", "old b"}, {"c/error", "old c"}});
+}
+
+TEST_CASE("an update refuses expected files that are folders or symbolic links, all of them, before replacing any") {
+  FakeFileWriter writer;
+  writer.files = {{"a/current.yaml", "old a"}};
+  writer.others = {{"b/current.yaml", FileWriter::Kind::kSymlink}, {"c/legacy.yaml", FileWriter::Kind::kDirectory}};
+  std::string message;
+  try {
+    ApplyChanges({{"a/current.yaml", "new a"}, {"b/current.yaml", "new b"}, {"c/legacy.yaml", "new c"}}, writer);
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  CHECK(message ==
+        "cannot update the expected files: b/current.yaml: is a symbolic link, which trainer does not replace; no "
+        "file was replaced\n"
+        "cannot update the expected files: c/legacy.yaml: is a folder; no file was replaced");
+  CHECK(writer.files == std::map<std::string, std::string>{{"a/current.yaml", "old a"}});
+}
+
+TEST_CASE("an update never writes through a symbolic link planted in a case folder") {
+  TempDir dir;
+  std::string victim = dir.Put("victim", "precious\n");
+  dir.Put("s/c/input.yaml", kInput);
+  std::string current = (dir.path / "s/c/current.yaml").string();
+  // The temporary name of older versions of trainer, a fixed one.
+  stdfs::create_symlink(victim, current + ".trainer-tmp");
+  ApplyChanges({{current, kExpected}}, *NewRealFileWriter());
+  CHECK(Slurp(current) == kExpected);
+  CHECK(Slurp(victim) == "precious\n");
+
+  std::string legacy = (dir.path / "s/c/legacy.yaml").string();
+  stdfs::create_symlink(victim, legacy);
+  std::string message;
+  try {
+    ApplyChanges({{current, "new\n"}, {legacy, kExpected}}, *NewRealFileWriter());
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  CHECK(message == "cannot update the expected files: " + legacy +
+                       ": is a symbolic link, which trainer does not replace; no file was replaced");
+  CHECK(Slurp(current) == kExpected);
+  CHECK(Slurp(victim) == "precious\n");
+  CHECK(stdfs::is_symlink(legacy));
+  for (const auto& entry : stdfs::directory_iterator(dir.path / "s/c")) {
+    CHECK_MESSAGE(!IsTemporaryName(entry.path().filename().string()), entry.path());
+  }
+}
+
+TEST_CASE("a temporary file left in a case folder by an interrupted run fails the case, naming it") {
+  TempDir dir;
+  dir.Put("s/c/input.yaml", kInput);
+  dir.Put("s/c/current.yaml", kExpected);
+  dir.Put("s/c/legacy.yaml", kExpected);
+  dir.Put("s/c/.current.yaml.trainer-Ab12cD", "half");
+  dir.Put("s/c/.legacy.yaml.trainer-x0Y9zz", "half");
+  dir.Put("s/c/notes.trainer-tmp.txt", "not one");
+  auto fs = NewRealFileSystem();
+  CaseResult result = RunCase((dir.path / "s/c").string(), SuiteMode::kCheck, *fs);
+  CHECK(result.status == CaseResult::Status::kFailed);
+  const std::string left = ": a temporary file left by an interrupted trainer run; remove it";
+  CHECK(result.report == Lines{".current.yaml.trainer-Ab12cD" + left, ".legacy.yaml.trainer-x0Y9zz" + left});
 }
 
 TEST_CASE("FindCases finds cases below a folder in name order, without looking inside a case") {
@@ -514,7 +551,7 @@ TEST_CASE("after --update on a scratch suite with the real file system, the suit
   CHECK(after.failed == 0);
   CHECK(Slurp(dir.path / "s/ok/current.yaml") == kExpected);  // matching files are left alone
   for (const auto& entry : stdfs::recursive_directory_iterator(dir.path)) {
-    CHECK(entry.path().string().find(".trainer-tmp") == std::string::npos);
+    CHECK_MESSAGE(!IsTemporaryName(entry.path().filename().string()), entry.path());
   }
 }
 

@@ -1,0 +1,76 @@
+// Files that trainer writes (render --output-dir, test --update): each new content goes to a
+// temporary file beside its destination, and all are renamed into place once every one is whole.
+//
+// A temporary file is named `.<final name>.trainer-XXXXXX` (six random characters) in the folder
+// of its final file, created new (never through a symbolic link) with the permissions any new file
+// gets (0666 less the umask). On SIGINT and SIGTERM the temporaries are removed before trainer dies
+// of the signal.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace trainer {
+
+// The mkstemp template of the temporary files of `path`: `dir/.name.trainer-XXXXXX`.
+std::string TemporaryTemplate(const std::string& path);
+
+// Whether a file name (not a path) has the form of a temporary file's.
+bool IsTemporaryName(std::string_view file_name);
+
+// Where files are written, behind an interface so that tests can make a write fail.
+class FileWriter {
+ public:
+  enum class Kind { kMissing, kFile, kDirectory, kSymlink, kOther };
+  virtual ~FileWriter() = default;
+  // Writes `content` to a new temporary file for `path` (TemporaryTemplate) and returns its
+  // name. Throws Error naming `path` and the reason, leaving no file behind.
+  virtual std::string WriteTemporary(const std::string& path, std::string_view content) = 0;
+  // What `path` itself is: a symbolic link is not followed. Throws Error naming the path.
+  virtual Kind KindOf(const std::string& path) = 0;
+  // Creates the folder `path` and its missing parents; returns whether `path` was missing.
+  // Throws Error naming the path.
+  virtual bool MakeDirectories(const std::string& path) = 0;
+  // Replaces `to` by `from` in one step (rename(2)). Throws Error naming the paths.
+  virtual void Rename(const std::string& from, const std::string& to) = 0;
+  // Removes the file or empty folder `path`; a missing one is not an error. Throws Error naming it.
+  virtual void Remove(const std::string& path) = 0;
+};
+
+// The real file system. Its temporary files are the ones removed on SIGINT and SIGTERM.
+std::unique_ptr<FileWriter> NewRealFileWriter();
+
+// On SIGINT and SIGTERM: removes the temporary files of every real FileWriter that are not yet
+// renamed or removed, then dies of the signal (exit status 128+n). Called once, at the start.
+void RemoveTemporariesOnSignals();
+
+// New contents for a set of files, staged under temporary names and then renamed into place
+// together. Dropped before Commit, it removes its temporaries.
+class StagedFiles {
+ public:
+  // `context` starts every message ("--output-dir out: ").
+  StagedFiles(FileWriter& writer, std::string context) : writer_(writer), context_(std::move(context)) {}
+  StagedFiles(const StagedFiles&) = delete;
+  StagedFiles& operator=(const StagedFiles&) = delete;
+  ~StagedFiles() { Discard(); }
+
+  // Writes the new content of `path` to a temporary file. Throws Error ("...; no file was
+  // replaced").
+  void Stage(const std::string& path, std::string_view content);
+  // Checks every destination first (a folder, a symbolic link or anything but a file is refused,
+  // naming each, before any rename), then renames each temporary over its destination. When a
+  // rename fails, removes the other temporaries and throws Error naming the files replaced.
+  void Commit();
+  // Removes the temporaries not renamed yet.
+  void Discard();
+
+ private:
+  FileWriter& writer_;
+  std::string context_;
+  std::vector<std::pair<std::string, std::string>> staged_;  // destination, temporary
+};
+
+}  // namespace trainer

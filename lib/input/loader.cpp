@@ -17,6 +17,7 @@
 
 #include "api/decode.h"
 #include "api/defaults.h"
+#include "api/object_meta.h"
 #include "api/schema.h"
 #include "util/error.h"
 #include "webhooks/trainingruntime.h"
@@ -156,6 +157,7 @@ class Loader {
   // first, so that TrainJobs find their runtimes loaded as they stream past.
   void Run(const JobHandler* on_job) {
     on_job_ = on_job;
+    CheckDefaultNamespace();
     for (const auto& path : options_.runtime_paths) Plan(path, true);
     for (const auto& path : options_.paths) Plan(path, false);
     for (const Source& source : sources_) {
@@ -165,6 +167,17 @@ class Loader {
   std::vector<Diagnostic>& errors() { return errors_; }
 
  private:
+  // The namespace of the objects that set none, as the API server would check it on each of them.
+  void CheckDefaultNamespace() {
+    std::optional<Diagnostic> problem = ValidateNamespaceOption(options_.default_namespace);
+    if (!problem) return;
+    if (options_.names_in_file_names) throw Error(std::move(*problem));  // before any object renders
+    Findings findings(options_.validate);
+    findings.Reject(std::move(*problem));
+    errors_.insert(errors_.end(), findings.errors().begin(), findings.errors().end());
+    inputs_.warnings.insert(inputs_.warnings.end(), findings.warnings().begin(), findings.warnings().end());
+  }
+
   // Lists the sources `path` names, in the order they load. Once a directory cannot be listed,
   // nothing after it is read.
   void Plan(const std::string& path, bool runtimes_only) {
@@ -291,10 +304,14 @@ class Loader {
                                                tm.kind, kTrainerApiVersion)});
       return;
     }
+    // Whether the document names its own namespace, which the API server then checks; the default
+    // one (-n) is checked once, before any input.
+    bool own_namespace = false;
     if (tm.kind != kClusterTrainingRuntimeKind) {
       // Namespaced objects without a namespace land in the default one, as with kubectl apply.
       Tree* meta = doc.Find("metadata");
       const Tree* ns = meta && meta->IsMap() ? meta->Find("namespace") : nullptr;
+      own_namespace = ns != nullptr && !ns->IsNull();
       if (meta && meta->IsMap() && (ns == nullptr || ns->IsNull())) {
         meta->Set("namespace", Tree::String(options_.default_namespace));
       }
@@ -328,6 +345,18 @@ class Loader {
         bool reported = std::any_of(findings.errors().begin(), findings.errors().end(),
                                     [&](const Diagnostic& e) { return ApiPath(e.field) == d.field; });
         if (!reported) findings.Reject(std::move(d));
+      }
+    }
+    // The API server's metadata rules, after the schema's (the TrainJob's own rule on its name comes
+    // first). Names and namespaces bound for file names must hold whatever the mode.
+    if (options_.validate != ValidationMode::kIgnore || options_.names_in_file_names) {
+      for (Diagnostic& d : ValidateObjectMeta(doc, own_namespace, DocumentSubject(doc, tm.kind))) {
+        const bool file_name = d.field == "metadata.name" || d.field == "metadata.namespace";
+        if (file_name && options_.names_in_file_names) {
+          findings.Fail(std::move(d));
+        } else {
+          findings.Reject(std::move(d));
+        }
       }
     }
     if (runtime) ValidateRuntime(*runtime, findings);

@@ -40,6 +40,9 @@ struct LoadOptions {
   std::string default_namespace = "default";
   // Unknown fields, CRD schema rules and the runtime webhooks' rules: errors, warnings, or unchecked.
   ValidationMode validate = ValidationMode::kStrict;
+  // Names and namespaces become file names (--output-dir): those that break the API server's
+  // metadata rules, and a bad default_namespace, are errors whatever `validate` says.
+  bool names_in_file_names = false;
 };
 
 struct Inputs {

@@ -465,3 +465,198 @@ TEST_CASE("a directory that cannot be listed ends the load at its turn") {
 }
 
 }  // namespace trainer
+
+namespace trainer {
+
+namespace {
+
+// The API server's messages (apimachinery v0.36.3), as it prints them.
+constexpr const char* kLabelMessage =
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end "
+    "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+constexpr const char* kSubdomainMessage =
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start "
+    "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+constexpr const char* kKeyNameMessage =
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+    "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
+// A TrainJob whose metadata block holds `meta` (indented by two), from line 4 on.
+std::string JobWithMeta(const std::string& meta) {
+  return "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n" + meta +
+         "spec: {runtimeRef: {name: plain}}\n";
+}
+
+LoadOptions InYaml(ValidationMode mode, const std::string& default_namespace) {
+  LoadOptions options;
+  options.paths = {"in.yaml"};
+  options.validate = mode;
+  options.default_namespace = default_namespace;
+  return options;
+}
+
+// The errors of loading `content` as in.yaml.
+std::string Problems(const std::string& content, ValidationMode mode = ValidationMode::kStrict,
+                     const std::string& default_namespace = "default") {
+  testing::FakeFileSystem fs;
+  fs.files["in.yaml"] = content;
+  return Errors(InYaml(mode, default_namespace), fs);
+}
+
+// `content` loaded as in.yaml, which must load without errors.
+Inputs Loaded(const std::string& content, ValidationMode mode, const std::string& default_namespace = "default") {
+  testing::FakeFileSystem fs;
+  fs.files["in.yaml"] = content;
+  Inputs inputs = Load(InYaml(mode, default_namespace), fs);
+  inputs.Checkpoint();
+  return inputs;
+}
+
+std::vector<std::string> Warnings(const Inputs& inputs) {
+  std::vector<std::string> out;
+  for (const Diagnostic& w : inputs.warnings) out.push_back(FormatWarning(w));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a namespace that is no DNS-1123 label is refused with the API server's message") {
+  CHECK(Problems(JobWithMeta("  name: job\n  namespace: Team_A\n")) ==
+        std::string("in.yaml:5:3: TrainJob Team_A/job: metadata.namespace: Invalid value: \"Team_A\": ") + kLabelMessage);
+  CHECK(Problems(JobWithMeta("  name: job\n  namespace: ml.team\n")) ==
+        "in.yaml:5:3: TrainJob ml.team/job: metadata.namespace: Invalid value: \"ml.team\": must not contain dots");
+  const std::string long_namespace(64, 'n');
+  CHECK(Problems(JobWithMeta("  name: job\n  namespace: " + long_namespace + "\n")) ==
+        "in.yaml:5:3: TrainJob " + long_namespace + "/job: metadata.namespace: Invalid value: \"" + long_namespace +
+            "\": must be no more than 63 characters");
+  // The forged stream of a namespace with line breaks is refused before anything renders.
+  CHECK(Problems(JobWithMeta("  name: job\n  namespace: \"ml\\n---\\nkind: Secret\"\n")) ==
+        std::string("in.yaml:5:3: TrainJob ml\n---\nkind: Secret/job: metadata.namespace: Invalid value: "
+                    "\"ml\\n---\\nkind: Secret\": ") +
+            kLabelMessage);
+}
+
+TEST_CASE("a runtime named Torch-Runtime is refused: every name is a DNS-1123 subdomain") {
+  CHECK(Problems("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainingRuntime\nmetadata:\n  name: Torch-Runtime\n"
+                 "spec:\n  template:\n    spec:\n      replicatedJobs: [{name: node, template: {spec: {template: "
+                 "{spec: {containers: [{name: node, image: a}]}}}}}]\n") ==
+        std::string("in.yaml:4:3: TrainingRuntime default/Torch-Runtime: metadata.name: Invalid value: "
+                    "\"Torch-Runtime\": ") +
+            kSubdomainMessage);
+  const std::string long_name = std::string(250, 'a') + ".bcd";
+  CHECK(Problems(std::string(kRuntime).replace(std::string(kRuntime).find("plain"), 5, long_name)) ==
+        "in.yaml:3:12: ClusterTrainingRuntime " + long_name + ": metadata.name: Invalid value: \"" + long_name +
+            "\": must be no more than 253 characters");
+}
+
+TEST_CASE("a TrainJob's name draws the CRD's RFC 1035 rule first, then the API server's subdomain rule") {
+  CHECK(Problems(JobWithMeta("  name: Torch-Job\n")) ==
+        std::string("in.yaml:4:3: TrainJob default/Torch-Job: metadata.name: Invalid value: "
+                    "metadata.name must match RFC 1035 DNS label format\n"
+                    "in.yaml:4:3: TrainJob default/Torch-Job: metadata.name: Invalid value: \"Torch-Job\": ") +
+            kSubdomainMessage);
+  // A subdomain that is no RFC 1035 label: the CRD's rule alone.
+  CHECK(Problems(JobWithMeta("  name: 1job\n")) ==
+        "in.yaml:4:3: TrainJob default/1job: metadata.name: Invalid value: metadata.name must match RFC 1035 DNS label "
+        "format");
+}
+
+TEST_CASE("a label value data science is refused: label values are qualified names or empty") {
+  CHECK(Problems(JobWithMeta("  name: job\n  labels:\n    team: data science\n    empty: \"\"\n")) ==
+        "in.yaml:6:11: TrainJob default/job: metadata.labels: Invalid value: \"data science\": a valid label must be an "
+        "empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+        "alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is "
+        "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
+  CHECK(Problems(JobWithMeta("  name: job\n  labels: {team: " + std::string(64, 'v') + "}\n")) ==
+        "in.yaml:5:18: TrainJob default/job: metadata.labels: Invalid value: \"" + std::string(64, 'v') +
+            "\": must be no more than 63 bytes");
+}
+
+TEST_CASE("label keys are qualified names, and so are annotation keys in any case") {
+  CHECK(Problems(JobWithMeta("  name: job\n"
+                             "  labels:\n"
+                             "    a/b/c: x\n"
+                             "    /x: x\n"
+                             "    Example.com/x: x\n"
+                             "    example.com/: x\n"
+                             "    example.com/Team_A.b: x\n"
+                             "  annotations:\n"
+                             "    Example.com/Key: v\n"
+                             "    bad key: v\n")) ==
+        std::string("in.yaml:6:5: TrainJob default/job: metadata.labels: Invalid value: \"a/b/c\": a valid label key ") +
+            kKeyNameMessage +
+            " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')\n"
+            "in.yaml:7:5: TrainJob default/job: metadata.labels: Invalid value: \"/x\": prefix part must be non-empty\n"
+            "in.yaml:8:5: TrainJob default/job: metadata.labels: Invalid value: \"Example.com/x\": prefix part " +
+            kSubdomainMessage +
+            "\n"
+            "in.yaml:9:5: TrainJob default/job: metadata.labels: Invalid value: \"example.com/\": name part must be "
+            "non-empty\n"
+            "in.yaml:9:5: TrainJob default/job: metadata.labels: Invalid value: \"example.com/\": name part " +
+            kKeyNameMessage +
+            "\n"
+            "in.yaml:13:5: TrainJob default/job: metadata.annotations: Invalid value: \"bad key\": name part " +
+            kKeyNameMessage);
+}
+
+TEST_CASE("annotations hold at most 256 KiB of keys and values together") {
+  const std::string big(256 * 1024 - 1, 'v');
+  CHECK(Problems(JobWithMeta("  name: job\n  annotations: {a: " + big + "}\n")).empty());
+  CHECK(Problems(JobWithMeta("  name: job\n  annotations: {ab: " + big + "}\n")) ==
+        "in.yaml:5:3: TrainJob default/job: metadata.annotations: Too long: may not be more than 262144 bytes");
+}
+
+TEST_CASE("a ClusterTrainingRuntime's namespace is dropped unchecked, as the API server drops it") {
+  std::string runtime = kRuntime;
+  runtime.replace(runtime.find("{name: plain}"), 13, "{name: plain, namespace: Not_A_Label}");
+  CHECK(Problems(runtime).empty());
+}
+
+TEST_CASE("-n is checked as a namespace: an error when strict, a warning when warn, nothing when ignoring") {
+  const std::string message = std::string("--namespace: Invalid value: \"Team_A\": ") + kLabelMessage;
+  CHECK(Problems(kJob, ValidationMode::kStrict, "Team_A") == message);
+  CHECK(Problems(kJob, ValidationMode::kStrict, "") == "--namespace: Required value");
+  CHECK(Warnings(Loaded(kJob, ValidationMode::kWarn, "Team_A")) == std::vector<std::string>{"trainer: warning: " + message});
+  CHECK(Loaded(kJob, ValidationMode::kIgnore, "Team_A").warnings.empty());
+}
+
+TEST_CASE("warn turns the metadata rejections into warnings and loads the object; ignore checks nothing") {
+  const std::string job = JobWithMeta("  name: job\n  namespace: Team_A\n  labels: {team: data-science.}\n");
+  Inputs warned = Loaded(job, ValidationMode::kWarn);
+  CHECK(warned.jobs.size() == 1);
+  CHECK(Warnings(warned) ==
+        std::vector<std::string>{
+            std::string("in.yaml:5:3: warning: TrainJob Team_A/job: metadata.namespace: Invalid value: \"Team_A\": ") +
+                kLabelMessage,
+            "in.yaml:6:18: warning: TrainJob Team_A/job: metadata.labels: Invalid value: \"data-science.\": a valid "
+            "label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and "
+            "end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "
+            "validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+        });
+  Inputs ignored = Loaded(job, ValidationMode::kIgnore);
+  CHECK(ignored.jobs.size() == 1);
+  CHECK(ignored.warnings.empty());
+}
+
+TEST_CASE("names and namespaces bound for file names fail under every mode; other metadata follows the mode") {
+  testing::FakeFileSystem fs;
+  fs.files["in.yaml"] = JobWithMeta("  name: job\n  namespace: ../../etc\n  labels: {team: data science}\n");
+  LoadOptions options;
+  options.paths = {"in.yaml"};
+  options.names_in_file_names = true;
+  for (ValidationMode mode : {ValidationMode::kIgnore, ValidationMode::kWarn}) {
+    options.validate = mode;
+    CHECK(Errors(options, fs) ==
+          std::string("in.yaml:5:3: TrainJob ../../etc/job: metadata.namespace: Invalid value: \"../../etc\": ") +
+              kLabelMessage);
+  }
+  options.validate = ValidationMode::kIgnore;
+  options.default_namespace = "a/b";
+  fs.files["in.yaml"] = kJob;
+  CHECK(Errors(options, fs) == std::string("--namespace: Invalid value: \"a/b\": ") + kLabelMessage);
+}
+
+}  // namespace trainer

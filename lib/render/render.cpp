@@ -11,6 +11,7 @@
 #include "framework/framework.h"
 #include "plugins/registry.h"
 #include "core/pipeline.h"
+#include "util/quote.h"
 #include "webhooks/trainjob.h"
 #include "yaml/writer.h"
 
@@ -44,6 +45,8 @@ bool Selected(const Tree& object, const std::vector<std::string>& show_only, std
   return any;
 }
 
+// A plain file name: the loader refused the names and namespaces that are no DNS names
+// (LoadOptions::names_in_file_names), so none holds a '/' or a NUL, and the name ends in ".yaml".
 std::string FileName(const Tree& object) {
   std::string api_version = Field(object, "apiVersion");
   auto slash = api_version.find('/');
@@ -57,8 +60,10 @@ std::string FileName(const Tree& object) {
 }  // namespace
 
 std::string SourceComment(const TrainJob& job, const Runtime& runtime) {
-  return fmt::format("# Source: {}: {} {}/{} -> {}/{}\n", job.origin.file ? *job.origin.file : "<unknown>", kTrainJobKind,
-                     job.metadata.namespace_, job.metadata.name, runtime.kind, runtime.metadata.name);
+  // Escaped, so that no byte of a file name or a name can end the comment and start YAML.
+  return fmt::format("# Source: {}: {} {}/{} -> {}/{}\n", GoEscape(job.origin.file ? *job.origin.file : "<unknown>"),
+                     kTrainJobKind, GoEscape(job.metadata.namespace_), GoEscape(job.metadata.name),
+                     GoEscape(runtime.kind), GoEscape(runtime.metadata.name));
 }
 
 Explain OriginExplainer(const TrainJob& job, const Runtime& runtime) {
@@ -267,9 +272,11 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
   // later waits for the end of the input, and so do all after it, to keep the output in input
   // order; with the runtimes first (or given with -r) none waits.
   std::vector<TrainJob> waiting;
+  LoadOptions load = request.load;
+  load.names_in_file_names = files;
   Inputs inputs;
   try {
-    inputs = Load(request.load, fs, [&](const Inputs& so_far, TrainJob& job) {
+    inputs = Load(load, fs, [&](const Inputs& so_far, TrainJob& job) {
       if (waiting.empty() && so_far.RuntimeSettled(job)) {
         renderer.Render(so_far, job);
       } else {

@@ -2,13 +2,183 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "plugins/mpi.h"
 #include "tests/fake_fs.h"
 #include "util/error.h"
+#include "yaml/reader.h"
+#include "yaml/writer.h"
 
 namespace trainer {
+
+namespace {
+
+// tests/hostile_names.yaml.in with the runtime's name, the TrainJob's namespace and its name.
+std::string Input(const std::string& name, const std::string& ns, const std::string& job) {
+  std::ifstream in(TRAINER_SOURCE_DIR "/tests/hostile_names.yaml.in");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(!text.empty());
+  for (auto [from, to] : {std::pair{"RUNTIME_NAME", &name}, std::pair{"NAMESPACE", &ns}, std::pair{"JOB_NAME", &job}}) {
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to->size())) {
+      text.replace(at, std::string_view(from).size(), *to);
+    }
+  }
+  return text;
+}
+
+// Takes the files --output-dir would write, by name.
+class FileRecorder : public RenderSink {
+ public:
+  bool WantsOutput() const override { return false; }
+  bool WantsFiles() const override { return true; }
+  void Output(std::string_view) override {}
+  void File(const std::string& name, std::string_view) override { names.push_back(name); }
+  std::vector<std::string> names;
+};
+
+RenderRequest Request(const std::string& path, ValidationMode mode) {
+  RenderRequest request;
+  request.load.paths = {path};
+  request.load.validate = request.render.validate = mode;
+  return request;
+}
+
+}  // namespace
+
+TEST_CASE("the Source comment escapes its file, namespace and names as strconv.Quote does, without quotes") {
+  const std::string file = "in\n---\nkind: Secret\\\xff.yaml";
+  TrainJob job;
+  job.origin.file = &file;
+  job.metadata.namespace_ = "ml\r\n---\u0085\u2028\u2029\x7f";
+  job.metadata.name = "job \"a\"\t\u00e9";
+  Runtime runtime;
+  runtime.kind = kClusterTrainingRuntimeKind;
+  runtime.metadata.name = "rt\n# x";
+  CHECK(SourceComment(job, runtime) ==
+        "# Source: in\\n---\\nkind: Secret\\\\\\xff.yaml: TrainJob ml\\r\\n---\\u0085\\u2028\\u2029\\x7f/"
+        "job \\\"a\\\"\\t\u00e9 -> ClusterTrainingRuntime/rt\\n# x\n");
+}
+
+TEST_CASE("under --validate=ignore, hostile names render to a stream that reads back to exactly the objects") {
+  const std::string file = "in\n---\nkind: Secret\\\xff\u2028.yaml";
+  testing::FakeFileSystem fs;
+  fs.files[file] = Input("mpi\\n---\\nkind: Secret\\L\\Nx\\\\",
+                         "ml\\n---\\napiVersion: v1\\nkind: Secret\\r\\n# \\x7f\\_", "job\\r\\n- x\\P\\t\\x01");
+  RenderRequest request = Request(file, ValidationMode::kIgnore);
+  StringSink sink;
+  RenderTo(request, fs, sink);
+  const std::string stream = sink.text();
+
+  Inputs inputs = Load(request.load, fs);
+  inputs.Checkpoint();
+  std::vector<RenderedJob> rendered = RenderJobs(inputs, request.render);
+  REQUIRE(rendered.size() == 1);
+  std::vector<std::string> want;
+  for (const Tree& object : rendered[0].objects) WriteJson(object, want.emplace_back());
+  REQUIRE(want.size() == 3);
+
+  const std::string name = "<stream>";
+  std::vector<std::string> got;
+  for (const Tree& document : ReadYamlStream(stream, &name)) WriteJson(document, got.emplace_back());
+  CHECK(got == want);
+  // One comment line per object, each the whole Source comment.
+  std::vector<std::string> comments;
+  for (std::size_t at = 0; (at = stream.find("\n#", at)) != std::string::npos; ++at) {
+    comments.push_back(stream.substr(at + 1, stream.find('\n', at + 1) - at));
+  }
+  CHECK(comments == std::vector<std::string>(3, SourceComment(*rendered[0].job, *rendered[0].runtime)));
+  CHECK(comments[0] ==
+        "# Source: in\\n---\\nkind: Secret\\\\\\xff\\u2028.yaml: TrainJob ml\\n---\\napiVersion: v1\\nkind: "
+        "Secret\\r\\n# \\x7f\\u00a0/job\\r\\n- x\\u2029\\t\\x01 -> ClusterTrainingRuntime/mpi\\n---\\nkind: "
+        "Secret\\u2028\\u0085x\\\\\n");
+}
+
+TEST_CASE("every file --output-dir writes has a plain name: no path separator, no NUL, not . or ..") {
+  testing::FakeFileSystem fs;
+  fs.files["in.yaml"] = Input("mpi", "ml-team", "job-v1");
+  FileRecorder files;
+  RenderTo(Request("in.yaml", ValidationMode::kStrict), fs, files);
+  CHECK(files.names == std::vector<std::string>{
+                           "jobset.x-k8s.io_v1alpha2_JobSet_ml-team_job-v1.yaml",
+                           "v1_Secret_ml-team_job-v1-mpi-ssh-auth.yaml",
+                           "v1_ConfigMap_ml-team_job-v1-mpi-hostfile.yaml",
+                       });
+  for (const std::string& name : files.names) {
+    CHECK(name.find('/') == std::string::npos);
+    CHECK(name.find('\0') == std::string::npos);
+    CHECK(name != ".");
+    CHECK(name != "..");
+  }
+}
+
+TEST_CASE("--output-dir refuses a name or namespace that breaks the metadata rules under every mode, before any file") {
+  const std::string label_message =
+      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end "
+      "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
+      "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+  const std::string subdomain_message =
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start "
+      "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+      "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+  struct Case {
+    std::string ns;
+    std::string job;
+    std::string error;
+  };
+  const Case cases[] = {
+      {"../../etc", "job",
+       "in.yaml:21:25: TrainJob ../../etc/job: metadata.namespace: Invalid value: \"../../etc\": " + label_message},
+      {"ml", "..", "in.yaml:21:12: TrainJob ml/..: metadata.name: Invalid value: \"..\": " + subdomain_message},
+      {"ml", "a\\0b",
+       std::string("in.yaml:21:12: TrainJob ml/a") + '\0' +
+           "b: metadata.name: Invalid value: "
+           "\"a\\x00b\": " +
+           subdomain_message},
+  };
+  for (ValidationMode mode : {ValidationMode::kIgnore, ValidationMode::kWarn, ValidationMode::kStrict}) {
+    for (const Case& c : cases) {
+      CAPTURE(c.job);
+      testing::FakeFileSystem fs;
+      fs.files["in.yaml"] = Input("mpi", c.ns, c.job);
+      FileRecorder files;
+      std::string error;
+      try {
+        RenderTo(Request("in.yaml", mode), fs, files);
+      } catch (const Error& e) {
+        error = e.diagnostics().back().Format();
+      }
+      CHECK(error == c.error);
+      CHECK(files.names.empty());
+    }
+  }
+}
+
+TEST_CASE("--output-dir refuses a bad -n under every mode, though stdout output takes it when ignoring") {
+  testing::FakeFileSystem fs;
+  fs.files["in.yaml"] = Input("mpi", "", "job");
+  RenderRequest request = Request("in.yaml", ValidationMode::kIgnore);
+  request.load.default_namespace = "../x";
+  FileRecorder files;
+  std::string error;
+  try {
+    RenderTo(request, fs, files);
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  CHECK(error ==
+        "--namespace: Invalid value: \"../x\": a lowercase RFC 1123 label must consist of lower case alphanumeric "
+        "characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', "
+        "regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+  CHECK(files.names.empty());
+  StringSink sink;
+  RenderTo(request, fs, sink);
+  CHECK(sink.text().find("namespace: ../x\n") != std::string::npos);
+}
+
 namespace {
 
 constexpr const char* kMPIRuntime = R"(apiVersion: trainer.kubeflow.org/v1alpha1
@@ -58,6 +228,8 @@ std::string RenderError(testing::FakeFileSystem& fs, const RenderRequest& reques
   }
   return "no error";
 }
+
+}  // namespace
 
 TEST_CASE("a render past the output size limit fails at the numNodes of the TrainJob that crossed it") {
   testing::FakeFileSystem fs;
@@ -121,5 +293,4 @@ TEST_CASE("diff's renderings count against the output size limit each") {
   }
 }
 
-}  // namespace
 }  // namespace trainer

@@ -86,9 +86,9 @@ bool GoIsPrint(char32_t r) {
   return it == std::begin(kNotPrint) || r > std::prev(it)->last;
 }
 
-std::string GoQuote(std::string_view s) {
-  std::string out = "\"";
-  out.reserve(s.size() + 2);
+namespace {
+
+void AppendGoEscaped(std::string_view s, std::string& out) {
   for (std::size_t i = 0; i < s.size();) {
     auto [rune, len] = DecodeRune(s, i);
     if (rune == 0xFFFD && len == 1) {
@@ -112,7 +112,22 @@ std::string GoQuote(std::string_view s) {
     }
     i += len;
   }
+}
+
+}  // namespace
+
+std::string GoQuote(std::string_view s) {
+  std::string out = "\"";
+  out.reserve(s.size() + 2);
+  AppendGoEscaped(s, out);
   out.push_back('"');
+  return out;
+}
+
+std::string GoEscape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  AppendGoEscaped(s, out);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Go's two ways of quoting a string, one function each, so that every message, report and JSON
 // document trainer prints quotes a string the way the Go program it stands beside would:
 //   GoQuote           strconv.Quote and fmt's %q: messages, `trainer diff` and `trainer test` reports
+//                     (GoEscape: its text without the quotes, for comments in the YAML output)
 //   AppendJsonString  encoding/json (HTML-safe): `-o json` output and JSON values in API messages
 // and the UTF-8 steps both share with other ports of Go text handling.
 #pragma once
@@ -28,6 +29,10 @@ bool GoIsPrint(char32_t r);
 // DEL as \x%02x; each byte of invalid UTF-8 as \x%02x; runes GoIsPrint rejects as \u%04x, or
 // \U%08x above U+FFFF; printable text kept as it is.
 std::string GoQuote(std::string_view s);
+
+// GoQuote without the surrounding quotes: text that holds no line break, no control character and
+// nothing but valid UTF-8, whatever `s` holds, so that it cannot end a YAML comment.
+std::string GoEscape(std::string_view s);
 
 // encoding/json's string encoding as json.Marshal writes it (HTML-safe, Go 1.22 and later):
 // \" \\ \b \f \n \r \t; other bytes below 0x20 and < > & as \u00XX; U+2028 and U+2029 as

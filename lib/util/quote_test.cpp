@@ -44,6 +44,13 @@ TEST_CASE("GoQuote writes each byte of invalid UTF-8 as \\x") {
   CHECK(GoQuote("\xf5\x80\x80\x80") == R"("\xf5\x80\x80\x80")");  // beyond U+10FFFF
 }
 
+TEST_CASE("GoEscape is GoQuote without its quotes: no byte of its text breaks a line") {
+  CHECK(GoEscape("") == "");
+  CHECK(GoEscape("ml\n---\napiVersion: v1\r\n") == R"(ml\n---\napiVersion: v1\r\n)");
+  CHECK(GoEscape("a\u0085b\u2028c\u2029d\x7f\xff\\\"") == R"(a\u0085b\u2028c\u2029d\x7f\xff\\\")");
+  CHECK(GoEscape("caf\u00e9 \U0001f680") == "caf\u00e9 \U0001f680");
+}
+
 TEST_CASE("AppendJsonString escapes as json.Marshal does, HTML-safe") {
   CHECK(Json("") == R"("")");
   CHECK(Json(R"(say "hi" \ bye)") == R"("say \"hi\" \\ bye")");

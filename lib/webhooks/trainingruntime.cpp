@@ -63,6 +63,9 @@ void ValidateRuntime(const Runtime& runtime, Findings& findings) {
   }
   const Tree* rjobs = runtime.spec.template_.spec.Find("replicatedJobs");
   if (rjobs == nullptr || !rjobs->IsList()) return;
+  // The replicatedJobs as the webhook receives them: the typed round trip drops a `replicas: 0`
+  // (omitempty), which the webhook still sees; the CRD default fills only a missing one.
+  const Tree* received = At(runtime.source, {"spec", "template", "spec", "replicatedJobs"});
   for (std::size_t i = 0; i < rjobs->items().size(); ++i) {
     const Tree& rjob = rjobs->items()[i];
     const Tree* labels = At(rjob, {"template", "metadata", "labels"});
@@ -70,9 +73,10 @@ void ValidateRuntime(const Runtime& runtime, Findings& findings) {
     const char* required = ancestor ? RequiredContainer(*ancestor) : nullptr;
     if (required == nullptr) continue;
     std::string path = fmt::format("spec.template.spec.replicatedJobs[{}]", i);
-    const Tree* replicas = rjob.Find("replicas");
+    const Tree& sent = received && received->IsList() && i < received->items().size() ? received->items()[i] : rjob;
+    const Tree* replicas = sent.IsMap() ? sent.Find("replicas") : nullptr;
     if (replicas != nullptr && replicas->IsInt() && replicas->AsInt() != 1) {
-      findings.Reject(Diagnostic{KeyOrigin(rjob, "replicas"), subject, path + ".replicas", "always must be 1"});
+      findings.Reject(Diagnostic{KeyOrigin(sent, "replicas"), subject, path + ".replicas", "always must be 1"});
     }
     const Tree* pod_spec = At(rjob, {"template", "spec", "template", "spec"});
     const Tree* containers = pod_spec ? pod_spec->Find("containers") : nullptr;

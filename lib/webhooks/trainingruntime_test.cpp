@@ -72,6 +72,16 @@ TEST_CASE("invalid replicas") {
         });
 }
 
+TEST_CASE("an explicit replicas: 0 is refused: the CRD default fills only a missing field") {
+  // The typed round trip drops the zero (omitempty), as the controller does; the webhook sees it.
+  CHECK(Check(MakeRuntime(FourJobs("TrainingRuntime", nullptr, 0).c_str())) ==
+        Lines{
+            "test.yaml:9:9: TrainingRuntime ns/rt: spec.template.spec.replicatedJobs[0].replicas: always must be 1",
+            "test.yaml:14:9: TrainingRuntime ns/rt: spec.template.spec.replicatedJobs[1].replicas: always must be 1",
+            "test.yaml:23:9: TrainingRuntime ns/rt: spec.template.spec.replicatedJobs[3].replicas: always must be 1",
+        });
+}
+
 TEST_CASE("missing required container in replicatedJobs") {
   CHECK(Check(MakeRuntime(FourJobs("TrainingRuntime", nullptr, 1, "test").c_str())) ==
         Lines{

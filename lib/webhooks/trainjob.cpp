@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "api/object_meta.h"
 #include "runtime/info.h"
 #include "core/pipeline.h"
 #include "webhooks/trainingruntime.h"
@@ -44,21 +45,6 @@ std::map<std::string, std::set<std::string>, std::less<>> ContainerNames(const T
 
 namespace {
 
-// [a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*, without a regex engine.
-bool IsRfc1123Subdomain(std::string_view s) {
-  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  std::size_t begin = 0;
-  while (true) {
-    std::size_t end = s.find('.', begin);
-    if (end == std::string_view::npos) end = s.size();
-    std::string_view label = s.substr(begin, end - begin);
-    if (label.empty() || !alnum(label.front()) || !alnum(label.back())) return false;
-    if (!std::all_of(label.begin(), label.end(), [&](char c) { return alnum(c) || c == '-'; })) return false;
-    if (end == s.size()) return true;
-    begin = end + 1;
-  }
-}
-
 // [A-Za-z0-9/\-._~%!$&'()*+,;=:]+
 bool IsHttpPath(std::string_view s) {
   static constexpr std::string_view kPunctuation = "/-._~%!$&'()*+,;=:";
@@ -76,15 +62,7 @@ std::vector<std::string> IsDomainPrefixedPath(std::string_view value) {
   if (slash == std::string_view::npos || slash == 0 || slash + 1 == value.size()) {
     return {"must be a domain-prefixed path (such as \"acme.io/foo\")"};
   }
-  std::vector<std::string> errors;
-  std::string_view host = value.substr(0, slash);
-  if (host.size() > 253) errors.emplace_back("must be no more than 253 characters");
-  if (!IsRfc1123Subdomain(host)) {
-    errors.emplace_back(
-        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start "
-        "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-        "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
-  }
+  std::vector<std::string> errors = IsDNS1123Subdomain(value.substr(0, slash));
   if (!IsHttpPath(value.substr(slash + 1))) {
     errors.emplace_back("Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')");
   }

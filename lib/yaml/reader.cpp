@@ -141,6 +141,27 @@ std::size_t FindInvalidUtf8(std::string_view s) {
   return std::string_view::npos;
 }
 
+// A quoted scalar as yaml-cpp decodes it, with the escapes \N and \_ in UTF-8: yaml-cpp writes them
+// as the single bytes 0x85 and 0xA0. The stream itself is valid UTF-8, so no other byte of the
+// value can be invalid.
+std::string Utf8Escapes(const std::string& value) {
+  std::size_t bad = FindInvalidUtf8(value);
+  if (bad == std::string::npos) return value;
+  std::string out = value.substr(0, bad);
+  for (std::size_t i = bad; i < value.size();) {
+    const std::size_t next = FindInvalidUtf8(std::string_view(value).substr(i));
+    if (next != 0) {
+      const std::size_t len = next == std::string::npos ? value.size() - i : next;
+      out.append(value, i, len);
+      i += len;
+      continue;
+    }
+    out.push_back('\xC2');
+    out.push_back(value[i++]);
+  }
+  return out;
+}
+
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
 // Whether `line` separates documents as kubectl's YAML reader sees it: "---", then nothing but
@@ -405,7 +426,7 @@ class TreeBuilder : public YAML::EventHandler {
       if (!QuotedScalarClosed(content_, static_cast<std::size_t>(mark.pos))) {
         Fail(mark, "malformed YAML: quoted scalar not closed before the end of the stream");
       }
-      Complete(Tree::String(value, origin), anchor);
+      Complete(Tree::String(Utf8Escapes(value), origin), anchor);
     }
   }
 

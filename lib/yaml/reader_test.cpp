@@ -295,6 +295,14 @@ TEST_CASE("quoted scalars are strings whatever they look like") {
   CHECK(Resolved("!!str 1") == "string 1");
 }
 
+TEST_CASE("the escapes \\N and \\_ read as U+0085 and U+00A0 in UTF-8, as every other escape") {
+  auto docs = Read("a: \"x\\Ny\\_z\\x85\\L\"\n\"\\N\": \"\\_\"\n");
+  CHECK(docs.at(0).Find("a")->text() == "x\u0085y\u00a0z\u0085\u2028");
+  CHECK(docs.at(0).keys() == std::vector<std::string>{"a", "\u0085"});
+  REQUIRE(docs.at(0).Find("\u0085") != nullptr);
+  CHECK(docs.at(0).Find("\u0085")->text() == "\u00a0");
+}
+
 TEST_CASE("plain scalars that are not numbers stay strings") {
   CHECK(Resolved("0x") == "string 0x");
   CHECK(Resolved("0b") == "string 0b");

@@ -401,7 +401,7 @@ class KeyOrder {
 // newline. A literal block carries its explanation on its header line.
 void WriteInline(const Tree& t, int indent, std::string& out, const Explain* explain) {
   std::string comment = explain ? (*explain)(t.origin()) : std::string();
-  if (!comment.empty()) comment = "  # " + comment;
+  if (!comment.empty()) comment = "  # " + GoEscape(comment);  // no byte of a file name or key ends it
   switch (t.type()) {
     case Tree::Type::kNull: out += "null"; break;
     case Tree::Type::kBool:

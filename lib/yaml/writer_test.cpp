@@ -533,3 +533,16 @@ TEST_CASE("text the writer takes as plain at once is plain to the full analysis"
 }
 
 }  // namespace trainer
+
+namespace trainer {
+
+TEST_CASE("an explanation holding line breaks stays one comment: it is escaped as strconv.Quote does") {
+  Tree doc = Tree::Map();
+  doc.Set("a", Tree::String("x"));
+  const Explain explain = [](const Origin&) { return std::string("TrainJob in\n---\nkind: Secret\u2028\\.yaml:3"); };
+  std::string out;
+  WriteYaml(doc, out, &explain);
+  CHECK(out == "a: x  # TrainJob in\\n---\\nkind: Secret\\u2028\\\\.yaml:3\n");
+}
+
+}  // namespace trainer

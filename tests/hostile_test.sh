@@ -155,6 +155,19 @@ ln -s ../../loop loop/sub/top
 ln -s . loop/self
 check directory-symlink-loops 10 200 0 "" -- render loop
 
+# Links that meet again without a loop: each level's folder links twice to the next, 2^24 paths to
+# the job at the bottom. Each real folder is walked once; the job renders once.
+mkdir dag
+for ((level = 0; level < 24; level++)); do
+  mkdir "dag/$level"
+  ln -s "../$((level + 1))" "dag/$level/a"
+  ln -s "../$((level + 1))" "dag/$level/b"
+done
+mkdir dag/24
+cp job.yaml dag/24/job.yaml
+check directory-symlink-dag 10 200 0 "" -- render dag/0
+[[ $(grep -c '^kind: JobSet' out) == 1 ]] || fail "directory-symlink-dag: want one JobSet, got $(grep -c '^kind: JobSet' out)"
+
 # Large but valid: a TrainJob with 100k labels, and 100k empty documents.
 {
   printf '%s\n---\n%s\n  labels:\n' "$runtime" "$trainjob_head"

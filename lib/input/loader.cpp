@@ -78,29 +78,8 @@ class RealFileSystem : public FileSystem {
 
   std::vector<std::string> ListYamlFiles(const std::string& dir) override {
     std::vector<std::string> files;
-    std::error_code ec;
-    // The real directories from `dir` down to the current entry: a symbolic link back to one of
-    // them is not followed, so that link loops end.
-    std::error_code root_ec;
-    std::vector<fs::path> chain{fs::weakly_canonical(dir, root_ec)};
-    for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::follow_directory_symlink, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->is_directory()) {
-        std::error_code canonical_ec;
-        fs::path real = fs::canonical(it->path(), canonical_ec);
-        chain.resize(static_cast<std::size_t>(it.depth()) + 1);
-        if (canonical_ec || std::find(chain.begin(), chain.end(), real) != chain.end()) {
-          it.disable_recursion_pending();
-        } else {
-          chain.push_back(real);
-        }
-        continue;
-      }
-      if (!it->is_regular_file()) continue;
-      auto ext = it->path().extension();
-      if (ext == ".yaml" || ext == ".yml") files.push_back(it->path().string());
-    }
-    if (ec) throw Error(fmt::format("{}: cannot list: {}", dir, ec.message()));
+    std::set<std::pair<dev_t, ino_t>> walked;
+    Walk(dir, fs::path(dir), walked, files);
     std::sort(files.begin(), files.end());
     return files;
   }
@@ -111,6 +90,34 @@ class RealFileSystem : public FileSystem {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) return path;
     return fmt::format("{}:{}", st.st_dev, st.st_ino);
+  }
+
+ private:
+  // Lists the YAML files under `folder`, following symbolic links, and walks each real folder
+  // (device and inode) once: a link back up ends, and links that meet again (a DAG of links,
+  // exponential in paths) cost one walk each. Entries go in name order, so that a folder reached
+  // by two ways is always named by the same one.
+  void Walk(const std::string& root, const fs::path& folder, std::set<std::pair<dev_t, ino_t>>& walked,
+            std::vector<std::string>& files) {
+    struct stat st {};
+    if (::stat(folder.c_str(), &st) != 0 || !walked.emplace(st.st_dev, st.st_ino).second) return;
+    std::error_code ec;
+    std::vector<fs::directory_entry> entries;
+    for (fs::directory_iterator it(folder, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+      entries.push_back(*it);
+    }
+    if (ec) throw Error(fmt::format("{}: cannot list: {}", root, ec.message()));
+    std::sort(entries.begin(), entries.end(),
+              [](const fs::directory_entry& a, const fs::directory_entry& b) { return a.path().filename() < b.path().filename(); });
+    for (const fs::directory_entry& entry : entries) {
+      std::error_code type_ec;
+      if (entry.is_directory(type_ec)) {
+        Walk(root, entry.path(), walked, files);
+      } else if (entry.is_regular_file(type_ec)) {
+        auto ext = entry.path().extension();
+        if (ext == ".yaml" || ext == ".yml") files.push_back(entry.path().string());
+      }
+    }
   }
 };
 

@@ -4,8 +4,14 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 #include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
 #include <vector>
+
+#include "k8s/value_key.h"
 
 namespace trainer {
 
@@ -48,6 +54,9 @@ const Tree* KeyOf(const Tree& item, std::string_view key) { return item.IsMap() 
 [[noreturn]] void NoMergeKey(const std::string& path, const Tree& item, std::string_view key) {
   throw StrategicMergeError(path, fmt::format("map: {} does not contain declared merge key: {}", GoValueString(item), key));
 }
+
+// The first position of each key in a list.
+using Positions = std::unordered_map<std::string, std::size_t>;
 
 class Merger {
  public:
@@ -112,6 +121,26 @@ class Merger {
     const std::vector<Tree>& patch_items = patch.items();
     if (before.empty() && patch_items.empty()) return;
     const bool maps = (before.empty() ? patch_items : before).front().IsMap();
+    // Items match on their merge key's value (maps) or on themselves (scalars), and only when that
+    // is a scalar. Positions are looked up by that key: the first item holding it.
+    auto key_of = [&](const Tree& item) -> std::optional<std::string> {
+      const Tree* k = maps ? KeyOf(item, rule.merge_key) : &item;
+      if (k == nullptr || !k->IsScalar()) return std::nullopt;
+      return ValueKey(*k);
+    };
+    auto first_positions = [&](const std::vector<Tree>& items) {
+      Positions first;
+      first.reserve(items.size());
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        if (std::optional<std::string> k = key_of(items[i])) first.emplace(std::move(*k), i);
+      }
+      return first;
+    };
+    const Positions in_patch_at = first_positions(patch_items);
+    auto listed = [&](const Tree& item) {
+      std::optional<std::string> k = key_of(item);
+      return k && in_patch_at.count(*k) != 0;
+    };
     std::vector<Tree> merged;
     std::vector<Tree> in_patch;
     std::vector<Tree> server_only;
@@ -119,54 +148,59 @@ class Merger {
       merged = before;
       merged.insert(merged.end(), patch_items.begin(), patch_items.end());
       DeduplicateScalars(merged);
-      for (Tree& item : merged) {
-        bool listed = std::any_of(patch_items.begin(), patch_items.end(), [&](const Tree& p) { return SameScalar(p, item); });
-        (listed ? in_patch : server_only).push_back(std::move(item));
-      }
+      for (Tree& item : merged) (listed(item) ? in_patch : server_only).push_back(std::move(item));
     } else {
       merged = before;
+      Positions in_merged = first_positions(merged);
       const std::string item_schema = schema_path + "[]";
       for (std::size_t p = 0; p < patch_items.size(); ++p) {
         const Tree& item = patch_items[p];
-        const Tree* key = KeyOf(item, rule.merge_key);
-        if (key == nullptr) NoMergeKey(fmt::format("{}[{}]", path, p), item, rule.merge_key);
-        auto found = std::find_if(merged.begin(), merged.end(), [&](const Tree& m) {
-          const Tree* k = KeyOf(m, rule.merge_key);
-          return k && SameScalar(*k, *key);
-        });
-        if (found == merged.end()) {
+        if (KeyOf(item, rule.merge_key) == nullptr) NoMergeKey(fmt::format("{}[{}]", path, p), item, rule.merge_key);
+        std::optional<std::string> key = key_of(item);
+        auto found = key ? in_merged.find(*key) : in_merged.end();
+        if (found == in_merged.end()) {
+          if (key) in_merged.emplace(std::move(*key), merged.size());
           merged.push_back(item);
         } else {
-          MergeMap(*found, item, item_schema, fmt::format("{}[{}]", path, p));
+          // The patch item has the found item's key, so merging keeps that key.
+          MergeMap(merged[found->second], item, item_schema, fmt::format("{}[{}]", path, p));
         }
       }
-      for (std::size_t m = 0; m < merged.size(); ++m) {
-        const Tree* key = KeyOf(merged[m], rule.merge_key);
-        if (key == nullptr) NoMergeKey(path, merged[m], rule.merge_key);
-        bool listed = std::any_of(patch_items.begin(), patch_items.end(), [&](const Tree& p) {
-          const Tree* k = KeyOf(p, rule.merge_key);
-          return k && SameScalar(*k, *key);
-        });
-        (listed ? in_patch : server_only).push_back(std::move(merged[m]));
+      for (Tree& item : merged) {
+        if (KeyOf(item, rule.merge_key) == nullptr) NoMergeKey(path, item, rule.merge_key);
+        (listed(item) ? in_patch : server_only).push_back(std::move(item));
       }
     }
-    auto index_in = [&](const std::vector<Tree>& order, const Tree& item) -> std::optional<std::size_t> {
-      const Tree* key = maps ? KeyOf(item, rule.merge_key) : &item;
-      for (std::size_t i = 0; i < order.size(); ++i) {
-        const Tree* k = maps ? KeyOf(order[i], rule.merge_key) : &order[i];
-        if (key && k && SameScalar(*k, *key)) return i;
+    const Positions in_before_at = first_positions(before);
+    auto position_in = [&](const Positions& order, const Tree& item) -> std::optional<std::size_t> {
+      std::optional<std::string> k = key_of(item);
+      auto it = k ? order.find(*k) : order.end();
+      return it == order.end() ? std::nullopt : std::optional<std::size_t>(it->second);
+    };
+    // Sorts `items` by their positions in a list, an item without one comparing as neither before
+    // nor after any other (upstream's sort.SliceStable with that comparison); returns each sorted
+    // item's position in `before`.
+    auto sort_by = [&](std::vector<Tree>& items, const Positions& order) {
+      std::vector<std::optional<std::size_t>> at;
+      at.reserve(items.size());
+      for (const Tree& item : items) at.push_back(position_in(order, item));
+      std::vector<std::size_t> sorted(items.size());
+      std::iota(sorted.begin(), sorted.end(), std::size_t{0});
+      std::stable_sort(sorted.begin(), sorted.end(),
+                       [&](std::size_t a, std::size_t b) { return at[a] && at[b] && *at[a] < *at[b]; });
+      std::vector<Tree> out;
+      std::vector<std::optional<std::size_t>> in_before;
+      out.reserve(items.size());
+      in_before.reserve(items.size());
+      for (std::size_t i : sorted) {
+        in_before.push_back(&order == &in_before_at ? at[i] : position_in(in_before_at, items[i]));
+        out.push_back(std::move(items[i]));
       }
-      return std::nullopt;
+      items = std::move(out);
+      return in_before;
     };
-    auto sort_by = [&](std::vector<Tree>& items, const std::vector<Tree>& order) {
-      std::stable_sort(items.begin(), items.end(), [&](const Tree& a, const Tree& b) {
-        auto ia = index_in(order, a);
-        auto ib = index_in(order, b);
-        return ia && ib && *ia < *ib;
-      });
-    };
-    sort_by(in_patch, patch_items);
-    sort_by(server_only, before);
+    const std::vector<std::optional<std::size_t>> patch_before = sort_by(in_patch, in_patch_at);
+    const std::vector<std::optional<std::size_t>> server_before = sort_by(server_only, in_before_at);
     // mergeSortedSlice: a server-only item goes first only when both it and the next patch item
     // stand in the original list and it stood before that item there.
     std::vector<Tree> result;
@@ -178,32 +212,43 @@ class Merger {
         result.push_back(std::move(server_only[i++]));
       } else if (i >= server_only.size()) {
         result.push_back(std::move(in_patch[j++]));
+      } else if (server_before[i] && patch_before[j] && *server_before[i] < *patch_before[j]) {
+        result.push_back(std::move(server_only[i++]));
       } else {
-        auto li = index_in(before, server_only[i]);
-        auto ri = index_in(before, in_patch[j]);
-        if (li && ri && *li < *ri) {
-          result.push_back(std::move(server_only[i++]));
-        } else {
-          result.push_back(std::move(in_patch[j++]));
-        }
+        result.push_back(std::move(in_patch[j++]));
       }
     }
     before = std::move(result);
   }
 
-  // deduplicateScalars: a later duplicate is overwritten by the current last item, and the list
-  // shrinks by one; the order that leaves is upstream's.
+  // deduplicateScalars: for each item in turn, each later duplicate is overwritten by the current
+  // last item, and the list shrinks by one; the order that leaves is upstream's. The positions of
+  // each scalar are kept ordered, so that each removal costs a lookup rather than a scan.
   static void DeduplicateScalars(std::vector<Tree>& s) {
     if (s.empty()) return;
+    std::unordered_map<std::string, std::set<std::size_t>> at;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (s[i].IsScalar()) at[ValueKey(s[i])].insert(i);
+    }
     std::size_t length = s.size() - 1;
     for (std::size_t i = 0; i < length; ++i) {
-      for (std::size_t j = i + 1; j <= length; ++j) {
-        if (SameScalar(s[i], s[j])) {
-          s[j] = s[length];
-          s.resize(length);
-          --length;
-          --j;
+      if (!s[i].IsScalar()) continue;
+      std::set<std::size_t>& same = at[ValueKey(s[i])];
+      // Upstream scans j upwards from i + 1 and looks at j again after each overwrite: the next
+      // duplicate is always the first one after i.
+      for (auto j = same.upper_bound(i); j != same.end(); j = same.upper_bound(i)) {
+        std::size_t to = *j;
+        same.erase(j);
+        if (to != length) {
+          if (s[length].IsScalar()) {
+            std::set<std::size_t>& moved = at[ValueKey(s[length])];
+            moved.erase(length);
+            moved.insert(to);
+          }
+          s[to] = std::move(s[length]);
         }
+        s.pop_back();
+        --length;
       }
     }
   }

@@ -55,8 +55,10 @@ const Tree* KeyOf(const Tree& item, std::string_view key) { return item.IsMap() 
   throw StrategicMergeError(path, fmt::format("map: {} does not contain declared merge key: {}", GoValueString(item), key));
 }
 
-// The first position of each key in a list.
-using Positions = std::unordered_map<std::string, std::size_t>;
+// The key a list item matches on; none for an item that matches nothing.
+using Key = std::optional<std::string>;
+// The first position of each key in a list, viewing the keys' strings.
+using Positions = std::unordered_map<std::string_view, std::size_t>;
 
 class Merger {
  public:
@@ -122,101 +124,102 @@ class Merger {
     if (before.empty() && patch_items.empty()) return;
     const bool maps = (before.empty() ? patch_items : before).front().IsMap();
     // Items match on their merge key's value (maps) or on themselves (scalars), and only when that
-    // is a scalar. Positions are looked up by that key: the first item holding it.
-    auto key_of = [&](const Tree& item) -> std::optional<std::string> {
+    // is a scalar. Each item's key is computed once; positions are looked up by key (the first
+    // item holding it), not by scanning.
+    auto key_of = [&](const Tree& item) -> Key {
       const Tree* k = maps ? KeyOf(item, rule.merge_key) : &item;
       if (k == nullptr || !k->IsScalar()) return std::nullopt;
       return ValueKey(*k);
     };
-    auto first_positions = [&](const std::vector<Tree>& items) {
+    auto keys_of = [&](const std::vector<Tree>& items, std::size_t room) {
+      std::vector<Key> keys;
+      keys.reserve(room);  // never reallocated: the positions below view its strings
+      for (const Tree& item : items) keys.push_back(key_of(item));
+      return keys;
+    };
+    auto first_positions = [](const std::vector<Key>& keys) {
       Positions first;
-      first.reserve(items.size());
-      for (std::size_t i = 0; i < items.size(); ++i) {
-        if (std::optional<std::string> k = key_of(items[i])) first.emplace(std::move(*k), i);
+      first.reserve(keys.size());
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (keys[i]) first.emplace(*keys[i], i);
       }
       return first;
     };
-    const Positions in_patch_at = first_positions(patch_items);
-    auto listed = [&](const Tree& item) {
-      std::optional<std::string> k = key_of(item);
-      return k && in_patch_at.count(*k) != 0;
+    auto find = [](const Positions& positions, const Key& key) -> std::optional<std::size_t> {
+      auto it = key ? positions.find(*key) : positions.end();
+      return it == positions.end() ? std::nullopt : std::optional<std::size_t>(it->second);
     };
+    const std::vector<Key> patch_keys = keys_of(patch_items, patch_items.size());
+    const Positions in_patch_at = first_positions(patch_keys);
+
     std::vector<Tree> merged;
-    std::vector<Tree> in_patch;
-    std::vector<Tree> server_only;
+    std::vector<Key> keys;         // of `merged`
+    std::vector<Key> before_keys;  // of the original list, when `keys` are not
+    Positions in_before_at;
     if (!maps) {
+      before_keys = keys_of(before, before.size());
+      in_before_at = first_positions(before_keys);
       merged = before;
       merged.insert(merged.end(), patch_items.begin(), patch_items.end());
       DeduplicateScalars(merged);
-      for (Tree& item : merged) (listed(item) ? in_patch : server_only).push_back(std::move(item));
+      keys = keys_of(merged, merged.size());
     } else {
-      merged = before;
-      Positions in_merged = first_positions(merged);
+      keys = keys_of(before, before.size() + patch_items.size());
+      in_before_at = first_positions(keys);
+      merged = std::move(before);
+      Positions added;  // the first position of each key a patch item appended
       const std::string item_schema = schema_path + "[]";
       for (std::size_t p = 0; p < patch_items.size(); ++p) {
         const Tree& item = patch_items[p];
         if (KeyOf(item, rule.merge_key) == nullptr) NoMergeKey(fmt::format("{}[{}]", path, p), item, rule.merge_key);
-        std::optional<std::string> key = key_of(item);
-        auto found = key ? in_merged.find(*key) : in_merged.end();
-        if (found == in_merged.end()) {
-          if (key) in_merged.emplace(std::move(*key), merged.size());
+        std::optional<std::size_t> found = find(in_before_at, patch_keys[p]);
+        if (!found) found = find(added, patch_keys[p]);
+        if (!found) {
+          keys.push_back(patch_keys[p]);
+          if (keys.back()) added.emplace(*keys.back(), merged.size());
           merged.push_back(item);
         } else {
           // The patch item has the found item's key, so merging keeps that key.
-          MergeMap(merged[found->second], item, item_schema, fmt::format("{}[{}]", path, p));
+          MergeMap(merged[*found], item, item_schema, fmt::format("{}[{}]", path, p));
         }
       }
-      for (Tree& item : merged) {
+      for (const Tree& item : merged) {
         if (KeyOf(item, rule.merge_key) == nullptr) NoMergeKey(path, item, rule.merge_key);
-        (listed(item) ? in_patch : server_only).push_back(std::move(item));
       }
     }
-    const Positions in_before_at = first_positions(before);
-    auto position_in = [&](const Positions& order, const Tree& item) -> std::optional<std::size_t> {
-      std::optional<std::string> k = key_of(item);
-      auto it = k ? order.find(*k) : order.end();
-      return it == order.end() ? std::nullopt : std::optional<std::size_t>(it->second);
+    // The merged items in the patch, then the others (positions in `merged`), each with its
+    // position in the patch and in the original list.
+    struct Entry {
+      std::size_t at;
+      std::optional<std::size_t> in_patch;
+      std::optional<std::size_t> in_before;
     };
-    // Sorts `items` by their positions in a list, an item without one comparing as neither before
-    // nor after any other (upstream's sort.SliceStable with that comparison); returns each sorted
-    // item's position in `before`.
-    auto sort_by = [&](std::vector<Tree>& items, const Positions& order) {
-      std::vector<std::optional<std::size_t>> at;
-      at.reserve(items.size());
-      for (const Tree& item : items) at.push_back(position_in(order, item));
-      std::vector<std::size_t> sorted(items.size());
-      std::iota(sorted.begin(), sorted.end(), std::size_t{0});
-      std::stable_sort(sorted.begin(), sorted.end(),
-                       [&](std::size_t a, std::size_t b) { return at[a] && at[b] && *at[a] < *at[b]; });
-      std::vector<Tree> out;
-      std::vector<std::optional<std::size_t>> in_before;
-      out.reserve(items.size());
-      in_before.reserve(items.size());
-      for (std::size_t i : sorted) {
-        in_before.push_back(&order == &in_before_at ? at[i] : position_in(in_before_at, items[i]));
-        out.push_back(std::move(items[i]));
-      }
-      items = std::move(out);
-      return in_before;
+    std::vector<Entry> in_patch;
+    std::vector<Entry> server_only;
+    for (std::size_t m = 0; m < merged.size(); ++m) {
+      Entry e{m, find(in_patch_at, keys[m]), find(in_before_at, keys[m])};
+      (e.in_patch ? in_patch : server_only).push_back(e);
+    }
+    // Stable sorts by position, an item without one comparing as neither before nor after any
+    // other, as upstream's.
+    auto by = [](std::optional<std::size_t> Entry::*position) {
+      return [position](const Entry& a, const Entry& b) {
+        return a.*position && b.*position && *(a.*position) < *(b.*position);
+      };
     };
-    const std::vector<std::optional<std::size_t>> patch_before = sort_by(in_patch, in_patch_at);
-    const std::vector<std::optional<std::size_t>> server_before = sort_by(server_only, in_before_at);
+    std::stable_sort(in_patch.begin(), in_patch.end(), by(&Entry::in_patch));
+    std::stable_sort(server_only.begin(), server_only.end(), by(&Entry::in_before));
     // mergeSortedSlice: a server-only item goes first only when both it and the next patch item
     // stand in the original list and it stood before that item there.
     std::vector<Tree> result;
-    result.reserve(in_patch.size() + server_only.size());
+    result.reserve(merged.size());
     std::size_t i = 0;
     std::size_t j = 0;
     while (i < server_only.size() || j < in_patch.size()) {
-      if (j >= in_patch.size()) {
-        result.push_back(std::move(server_only[i++]));
-      } else if (i >= server_only.size()) {
-        result.push_back(std::move(in_patch[j++]));
-      } else if (server_before[i] && patch_before[j] && *server_before[i] < *patch_before[j]) {
-        result.push_back(std::move(server_only[i++]));
-      } else {
-        result.push_back(std::move(in_patch[j++]));
-      }
+      bool server_first = j >= in_patch.size() ||
+                          (i < server_only.size() && server_only[i].in_before && in_patch[j].in_before &&
+                           *server_only[i].in_before < *in_patch[j].in_before);
+      result.push_back(std::move(merged[server_first ? server_only[i++].at : in_patch[j++].at]));
     }
     before = std::move(result);
   }

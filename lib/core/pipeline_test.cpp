@@ -247,17 +247,24 @@ namespace trainer {
 TEST_CASE("1200 runtime patches that each add a volume merge in about linear time per patch" *
           doctest::test_suite("growth")) {
   constexpr int kPatches = 1200;
-  std::string job = "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: job}\n"
-                    "spec:\n  runtimeRef: {name: rt}\n  runtimePatches:\n";
+  std::string job =
+      "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: job}\n"
+      "spec:\n  runtimeRef: {name: rt}\n  runtimePatches:\n";
   for (int i = 0; i < kPatches; ++i) {
     job += "  - manager: m" + std::to_string(i) +
            ".io/x\n    trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: node, template: {spec: "
-           "{template: {spec: {volumes: [{name: v" + std::to_string(i) + ", emptyDir: {}}]}}}}}]}}}\n";
+           "{template: {spec: {volumes: [{name: v" +
+           std::to_string(i) + ", emptyDir: {}}]}}}}}]}}}\n";
   }
   Case c(RuntimeYaml("") + job);
   Info info = c.NewInfo();
-  const Tree& volumes = *info.template_spec.obj_apply.Find("replicatedJobs")->items()[1].Find("template")->Find("spec")
-                             ->Find("template")->Find("spec")->Find("volumes");
+  const Tree& volumes = *info.template_spec.obj_apply.Find("replicatedJobs")
+                             ->items()[1]
+                             .Find("template")
+                             ->Find("spec")
+                             ->Find("template")
+                             ->Find("spec")
+                             ->Find("volumes");
   REQUIRE(volumes.items().size() == kPatches);
   // A volume the list lacks goes first, as kubectl puts it.
   CHECK(*volumes.items().front().FindString("name") == "v" + std::to_string(kPatches - 1));

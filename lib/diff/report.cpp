@@ -426,7 +426,8 @@ std::string FormatUnified(const Report& report, const ReportOptions& options) {
       if (o.diff.to) to_lines = WriteYamlLines(o.ignored.empty() ? *o.diff.to : UndoChanges(*o.diff.to, o.ignored));
       for (const FieldChange& change : o.diff.changes) {
         if (change.kind != FieldChange::Kind::kModified) continue;
-        if (!IsLongValue(change.from ? &*change.from : nullptr) && !IsLongValue(change.to ? &*change.to : nullptr)) continue;
+        if (!IsLongValue(change.from ? &*change.from : nullptr) && !IsLongValue(change.to ? &*change.to : nullptr))
+          continue;
         out += fmt::format("{}# {}: a value of more than {} lines, shown whole: removed, then added{}\n", colors.header,
                            FormatPath(change.path), kWholeValueLines, colors.reset);
       }

@@ -188,8 +188,9 @@ TEST_CASE("a unified diff shows a string of more than 10000 lines that changed a
   ReportOptions options;
   options.format = ReportFormat::kUnified;
   options.context = 1;
-  std::string want = "# data.script: a value of more than 10000 lines, shown whole: removed, then added\n"
-                     "--- A a (from.yaml)\n+++ A a (to.yaml)\n@@ -1,10004 +1,10004 @@\n data:\n-  script: |\n";
+  std::string want =
+      "# data.script: a value of more than 10000 lines, shown whole: removed, then added\n"
+      "--- A a (from.yaml)\n+++ A a (to.yaml)\n@@ -1,10004 +1,10004 @@\n data:\n-  script: |\n";
   for (int i = 0; i < kLines; ++i) want += "-    l" + std::to_string(i) + "\n";
   want += "+  script: |\n";
   for (int i = 0; i < kLines; ++i) want += i == 5000 ? "+    changed\n" : "+    l" + std::to_string(i) + "\n";
@@ -207,7 +208,8 @@ TEST_CASE("a unified diff of a long string that did not change shows only the li
         "--- A a (from.yaml)\n+++ A a (to.yaml)\n@@ -10006,2 +10006,2 @@\n   name: a\n-x: 1\n+x: 2\n");
 }
 
-TEST_CASE("a unified diff of a 40000-line string with every line changed takes linear time" * doctest::test_suite("growth")) {
+TEST_CASE("a unified diff of a 40000-line string with every line changed takes linear time" *
+          doctest::test_suite("growth")) {
   constexpr int kLines = 40000;
   std::vector<Tree> from = ScriptObject(kFrom, kLines, "old ", 1);
   std::vector<Tree> to = ScriptObject(kTo, kLines, "new ", 1);

@@ -46,7 +46,8 @@ struct YamlLines {
 YamlLines WriteYamlLines(const Tree& value);
 
 // UnifiedHunks, each long value diffed as one line.
-std::string UnifiedHunks(const YamlLines& from, const YamlLines& to, std::size_t context, const DiffColors& colors = {});
+std::string UnifiedHunks(const YamlLines& from, const YamlLines& to, std::size_t context,
+                         const DiffColors& colors = {});
 
 // Whether `value` is a string of more than kWholeValueLines lines.
 bool IsLongValue(const Tree* value);

@@ -133,8 +133,9 @@ TEST_CASE("a runtime not found lists the first five loaded runtimes in load orde
   testing::FakeFileSystem fs;
   std::string runtimes;
   for (const char* name : {"r7", "r2", "r5", "r1", "r6", "r3", "r4"}) {
-    runtimes += std::string("---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {name: ") +
-                name + "}\nspec: {template: {spec: {replicatedJobs: [{name: node}]}}}\n";
+    runtimes +=
+        std::string("---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {name: ") +
+        name + "}\nspec: {template: {spec: {replicatedJobs: [{name: node}]}}}\n";
   }
   fs.files["rt.yaml"] = runtimes;
   fs.files["job.yaml"] = std::string(kJob);

@@ -39,7 +39,8 @@ void Upsert(std::vector<Tree>& items, std::vector<Tree> updates, std::initialize
   if (items.size() + updates.size() <= kScannedItems) {
     for (Tree& update : updates) {
       auto found = std::find_if(items.begin(), items.end(), [&](const Tree& item) {
-        return std::any_of(fields.begin(), fields.end(), [&](std::string_view f) { return SameField(item, update, f); });
+        return std::any_of(fields.begin(), fields.end(),
+                           [&](std::string_view f) { return SameField(item, update, f); });
       });
       if (found != items.end()) {
         *found = std::move(update);
@@ -96,9 +97,7 @@ void Upsert(std::vector<Tree>& items, std::vector<Tree> updates, std::initialize
 
 }  // namespace
 
-void UpsertEnvVars(std::vector<Tree>& env, std::vector<Tree> updates) {
-  Upsert(env, std::move(updates), {"name"});
-}
+void UpsertEnvVars(std::vector<Tree>& env, std::vector<Tree> updates) { Upsert(env, std::move(updates), {"name"}); }
 
 void UpsertPorts(std::vector<Tree>& ports, std::vector<Tree> updates) {
   Upsert(ports, std::move(updates), {"containerPort", "name"});

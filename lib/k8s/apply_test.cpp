@@ -132,7 +132,8 @@ TEST_CASE("UpsertEnvVars upserts 40000 updates into 40000 env vars in linear tim
   // Every odd update replaces an existing item (from the end of the list backwards), every even
   // one appends a new name, and the last one replaces an item an earlier update appended.
   for (int i = 0; i < kItems; ++i) {
-    updates.push_back(i % 2 ? NamedItem("name", "E" + std::to_string(kItems - i), -i) : NamedItem("name", "N" + std::to_string(i), -i));
+    updates.push_back(i % 2 ? NamedItem("name", "E" + std::to_string(kItems - i), -i)
+                            : NamedItem("name", "N" + std::to_string(i), -i));
   }
   updates.push_back(NamedItem("name", "N0", 7));
   UpsertEnvVars(env, std::move(updates));
@@ -145,7 +146,8 @@ TEST_CASE("UpsertEnvVars upserts 40000 updates into 40000 env vars in linear tim
   CHECK(*env.back().FindString("name") == "N" + std::to_string(kItems - 2));
 }
 
-TEST_CASE("UpsertVolumes and UpsertVolumeMounts upsert 40000 new items in linear time" * doctest::test_suite("growth")) {
+TEST_CASE("UpsertVolumes and UpsertVolumeMounts upsert 40000 new items in linear time" *
+          doctest::test_suite("growth")) {
   constexpr int kItems = 40000;
   std::vector<Tree> volumes;
   std::vector<Tree> mounts;
@@ -162,7 +164,8 @@ TEST_CASE("UpsertVolumes and UpsertVolumeMounts upsert 40000 new items in linear
   CHECK(*volumes.back().FindString("name") == "v" + std::to_string(kItems - 1));
 }
 
-TEST_CASE("UpsertPorts upserts 40000 ports in linear time, matching by number or name" * doctest::test_suite("growth")) {
+TEST_CASE("UpsertPorts upserts 40000 ports in linear time, matching by number or name" *
+          doctest::test_suite("growth")) {
   constexpr int kItems = 40000;
   auto port = [](std::int64_t number, const std::string& name) {
     Tree p = Tree::Map();

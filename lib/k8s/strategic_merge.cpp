@@ -216,9 +216,9 @@ class Merger {
     std::size_t i = 0;
     std::size_t j = 0;
     while (i < server_only.size() || j < in_patch.size()) {
-      bool server_first = j >= in_patch.size() ||
-                          (i < server_only.size() && server_only[i].in_before && in_patch[j].in_before &&
-                           *server_only[i].in_before < *in_patch[j].in_before);
+      bool server_first =
+          j >= in_patch.size() || (i < server_only.size() && server_only[i].in_before && in_patch[j].in_before &&
+                                   *server_only[i].in_before < *in_patch[j].in_before);
       result.push_back(std::move(merged[server_first ? server_only[i++].at : in_patch[j++].at]));
     }
     before = std::move(result);

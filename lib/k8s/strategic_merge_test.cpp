@@ -151,7 +151,8 @@ Tree ManyItems(const char* parent, const char* list, const std::string& prefix, 
 
 std::vector<std::string> ItemNames(const Tree& pod, const char* parent, const char* list) {
   std::vector<std::string> names;
-  for (const Tree& item : pod.Find(parent)->Find(list)->items()) names.push_back(item.IsMap() ? *item.FindString("name") : item.text());
+  for (const Tree& item : pod.Find(parent)->Find(list)->items())
+    names.push_back(item.IsMap() ? *item.FindString("name") : item.text());
   return names;
 }
 
@@ -160,7 +161,8 @@ std::vector<std::string> ItemNames(const Tree& pod, const char* parent, const ch
 TEST_CASE("strategic merge of a two-item patch into 30000 volumes takes linear time" * doctest::test_suite("growth")) {
   constexpr int kItems = 30000;
   Tree pod = ManyItems("spec", "volumes", "v", kItems);
-  StrategicMerge(pod, Yaml("spec: {volumes: [{name: v15000, emptyDir: {}}, {name: added}]}"), PodTemplateSpecMergeLists());
+  StrategicMerge(pod, Yaml("spec: {volumes: [{name: v15000, emptyDir: {}}, {name: added}]}"),
+                 PodTemplateSpecMergeLists());
   std::vector<std::string> names = ItemNames(pod, "spec", "volumes");
   REQUIRE(names.size() == kItems + 1);
   CHECK(names[15000] == "v15000");

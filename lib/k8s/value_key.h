@@ -32,7 +32,8 @@ inline void AppendValueKey(const Tree& value, std::string& out) {
     case Tree::Type::kMap: {
       std::vector<std::size_t> order(value.size());
       std::iota(order.begin(), order.end(), std::size_t{0});
-      std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return value.KeyAt(a) < value.KeyAt(b); });
+      std::sort(order.begin(), order.end(),
+                [&](std::size_t a, std::size_t b) { return value.KeyAt(a) < value.KeyAt(b); });
       out += '{' + std::to_string(order.size()) + ':';
       for (std::size_t i : order) {
         counted('k', value.KeyAt(i));

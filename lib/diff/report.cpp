@@ -420,14 +420,22 @@ std::string FormatUnified(const Report& report, const ReportOptions& options) {
     }
     for (const ReportObject& o : group.objects) {
       if (!Changed(o)) continue;
-      std::string from_text, to_text;
-      if (o.diff.from) WriteYaml(*o.diff.from, from_text);
-      if (o.diff.to) WriteYaml(o.ignored.empty() ? *o.diff.to : UndoChanges(*o.diff.to, o.ignored), to_text);
+      YamlLines from_lines;
+      YamlLines to_lines;
+      if (o.diff.from) from_lines = WriteYamlLines(*o.diff.from);
+      if (o.diff.to) to_lines = WriteYamlLines(o.ignored.empty() ? *o.diff.to : UndoChanges(*o.diff.to, o.ignored));
+      for (const FieldChange& change : o.diff.changes) {
+        if (change.kind != FieldChange::Kind::kModified) continue;
+        if (!IsLongValue(change.from ? &*change.from : nullptr) && !IsLongValue(change.to ? &*change.to : nullptr))
+          continue;
+        out += fmt::format("{}# {}: a value of more than {} lines, shown whole: removed, then added{}\n", colors.header,
+                           FormatPath(change.path), kWholeValueLines, colors.reset);
+      }
       out += fmt::format("{}--- {}{}\n", colors.header, SideLabel(report, o.diff, o.diff.from, report.from_label),
                          colors.reset);
       out += fmt::format("{}+++ {}{}\n", colors.header, SideLabel(report, o.diff, o.diff.to, report.to_label),
                          colors.reset);
-      out += UnifiedHunks(SplitLines(from_text), SplitLines(to_text), options.context, colors);
+      out += UnifiedHunks(from_lines, to_lines, options.context, colors);
     }
   }
   return out;

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,12 @@ namespace {
 const std::string kFrom = "from.yaml";
 const std::string kTo = "to.yaml";
 const std::string kInput = "input.yaml";
+
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
 
 std::vector<Tree> Objects(std::string_view yaml, const std::string& file) { return ReadObjectStream(yaml, &file); }
 
@@ -150,6 +157,67 @@ TEST_CASE("streams unwrap lists and reject documents that are not objects") {
   CHECK_THROWS_WITH_AS(Objects("kind: A\n---\njust text\n", kFrom), "from.yaml:3:1: expected an object, got a string",
                        Error);
   CHECK_THROWS_WITH_AS(Objects("kind: List\nitems: 3\n", kFrom), "from.yaml:2:8: items: expected an array", Error);
+}
+
+namespace {
+
+// An object "kind: A, metadata: {name: a}" whose data.script holds `lines` lines, line i reading
+// <prefix><i>, and x holding `x`.
+std::vector<Tree> ScriptObject(const std::string& file, int lines, const std::string& prefix, int x) {
+  std::string script;
+  for (int i = 0; i < lines; ++i) script += prefix + std::to_string(i) + "\n";
+  Tree object = Tree::Map();
+  object.Set("kind", Tree::String("A"));
+  object.Child("metadata").Set("name", Tree::String("a"));
+  object.Child("data").Set("script", Tree::String(script));
+  object.Set("x", Tree::Int(x));
+  std::string yaml;
+  WriteYaml(object, yaml);
+  return Objects(yaml, file);
+}
+
+}  // namespace
+
+TEST_CASE("a unified diff shows a string of more than 10000 lines that changed as removed and added whole") {
+  constexpr int kLines = 10001;
+  std::vector<Tree> from = ScriptObject(kFrom, kLines, "l", 1);
+  std::vector<Tree> to = ScriptObject(kTo, kLines, "l", 1);
+  // One changed line in the middle, which a line diff would show alone.
+  Tree& script = *to[0].Find("data")->Find("script");
+  script = Tree::String(Replace(script.text(), "\nl5000\n", "\nchanged\n"));
+  ReportOptions options;
+  options.format = ReportFormat::kUnified;
+  options.context = 1;
+  std::string want =
+      "# data.script: a value of more than 10000 lines, shown whole: removed, then added\n"
+      "--- A a (from.yaml)\n+++ A a (to.yaml)\n@@ -1,10004 +1,10004 @@\n data:\n-  script: |\n";
+  for (int i = 0; i < kLines; ++i) want += "-    l" + std::to_string(i) + "\n";
+  want += "+  script: |\n";
+  for (int i = 0; i < kLines; ++i) want += i == 5000 ? "+    changed\n" : "+    l" + std::to_string(i) + "\n";
+  want += " kind: A\n";
+  CHECK(FormatReport(CompareStreams(from, to, {}), options) == want);
+}
+
+TEST_CASE("a unified diff of a long string that did not change shows only the lines around the change") {
+  std::vector<Tree> from = ScriptObject(kFrom, 10001, "l", 1);
+  std::vector<Tree> to = ScriptObject(kTo, 10001, "l", 2);
+  ReportOptions options;
+  options.format = ReportFormat::kUnified;
+  options.context = 1;
+  CHECK(FormatReport(CompareStreams(from, to, {}), options) ==
+        "--- A a (from.yaml)\n+++ A a (to.yaml)\n@@ -10006,2 +10006,2 @@\n   name: a\n-x: 1\n+x: 2\n");
+}
+
+TEST_CASE("a unified diff of a 40000-line string with every line changed takes linear time" *
+          doctest::test_suite("growth")) {
+  constexpr int kLines = 40000;
+  std::vector<Tree> from = ScriptObject(kFrom, kLines, "old ", 1);
+  std::vector<Tree> to = ScriptObject(kTo, kLines, "new ", 1);
+  ReportOptions options;
+  options.format = ReportFormat::kUnified;
+  std::string out = FormatReport(CompareStreams(from, to, {}), options);
+  CHECK(std::count(out.begin(), out.end(), '\n') == 1 + 2 + 1 + 2 * (kLines + 1) + 4);
+  CHECK(out.find("+    new 39999\n kind: A\n") != std::string::npos);
 }
 
 TEST_CASE("unified hunks keep N lines of context and merge changes closer than 2N") {

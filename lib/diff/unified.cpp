@@ -6,6 +6,9 @@
 #include <dtl/dtl.hpp>
 #include <sstream>
 #include <string_view>
+#include <unordered_map>
+
+#include "yaml/writer.h"
 
 namespace trainer {
 
@@ -13,7 +16,7 @@ namespace {
 
 struct Op {
   char type;  // ' ', '-' or '+'
-  std::string line;
+  const std::string* line;
 };
 
 // "a" for one line, "a,b" otherwise; an empty range is named by the line before it.
@@ -118,15 +121,126 @@ std::vector<std::string> SplitLines(const std::string& text) {
   return lines;
 }
 
+namespace {
+
+// The lines of a string as a literal block holds them.
+std::size_t LineCount(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + (text.empty() || text.back() != '\n');
+}
+
+void FindLongValues(const Tree& value, std::vector<const Tree*>& out) {
+  if (IsLongValue(&value)) out.push_back(&value);
+  for (const Tree& item : value.items()) FindLongValues(item, out);
+}
+
+// The edit script of `from` into `to`, each long value compared as one line.
+std::vector<Op> EditScript(const YamlLines& from, const YamlLines& to) {
+  // One line per run: a token that no YAML line can be (a control character), the same for the
+  // same content on either side.
+  std::unordered_map<std::string, std::size_t> tokens;
+  struct Collapsed {
+    std::vector<std::string> lines;
+    std::vector<YamlLines::Run> spans;  // the lines of `side` each collapsed line stands for
+  };
+  auto collapse = [&](const YamlLines& side) {
+    Collapsed c;
+    std::size_t run = 0;
+    for (std::size_t i = 0; i < side.lines.size();) {
+      if (run < side.long_values.size() && side.long_values[run].begin == i) {
+        const YamlLines::Run& r = side.long_values[run++];
+        std::string content;
+        for (std::size_t k = r.begin; k < r.begin + r.count; ++k) content.append(side.lines[k]).push_back('\n');
+        std::size_t id = tokens.emplace(std::move(content), tokens.size()).first->second;
+        c.lines.push_back(fmt::format("\x01{}", id));
+        c.spans.push_back(r);
+        i += r.count;
+      } else {
+        c.lines.push_back(side.lines[i]);
+        c.spans.push_back({i, 1});
+        ++i;
+      }
+    }
+    return c;
+  };
+  const Collapsed a = collapse(from);
+  const Collapsed b = collapse(to);
+  dtl::Diff<std::string, std::vector<std::string>> diff(a.lines, b.lines, /*deletesFirst=*/true);
+  diff.compose();
+  std::vector<Op> ops;
+  std::size_t i = 0;
+  std::size_t j = 0;
+  auto expand = [&](char type, const YamlLines& side, const YamlLines::Run& span) {
+    for (std::size_t k = span.begin; k < span.begin + span.count; ++k) ops.push_back({type, &side.lines[k]});
+  };
+  for (const auto& [line, info] : diff.getSes().getSequence()) {
+    if (info.type == dtl::SES_COMMON) {
+      expand(' ', from, a.spans[i++]);
+      ++j;
+    } else if (info.type == dtl::SES_DELETE) {
+      expand('-', from, a.spans[i++]);
+    } else {
+      expand('+', to, b.spans[j++]);
+    }
+  }
+  return ops;
+}
+
+}  // namespace
+
+bool IsLongValue(const Tree* value) {
+  if (value == nullptr || !value->IsString() || value->text().size() <= kWholeValueLines) return false;
+  return LineCount(value->text()) > kWholeValueLines;
+}
+
+YamlLines WriteYamlLines(const Tree& value) {
+  YamlLines out;
+  std::vector<const Tree*> long_values;
+  FindLongValues(value, long_values);
+  std::string text;
+  if (long_values.empty()) {
+    WriteYaml(value, text);
+    out.lines = SplitLines(text);
+    return out;
+  }
+  // The writer explains a value by its origin, on the first line it writes for it (a literal
+  // block's "key: |" line): the origin's address names the value, and the explanation marks the
+  // line, to be taken off again.
+  std::unordered_map<const Origin*, std::size_t> index;
+  for (std::size_t k = 0; k < long_values.size(); ++k) index.emplace(&long_values[k]->origin(), k);
+  const Explain mark = [&](const Origin& origin) {
+    auto it = index.find(&origin);
+    return it == index.end() ? std::string() : fmt::format("\x01{}", it->second);
+  };
+  WriteYaml(value, text, &mark);
+  out.lines = SplitLines(text);
+  for (std::size_t i = 0; i < out.lines.size(); ++i) {
+    std::string& line = out.lines[i];
+    std::size_t at = line.rfind("  # \x01");
+    if (at == std::string::npos) continue;
+    std::size_t k = std::stoul(line.substr(at + 5));
+    line.resize(at);
+    // A literal block: the marked line, then one line per line of the value. A quoted string is
+    // one line, and needs no run.
+    if (line.empty() || line.back() == '"') continue;
+    std::size_t count = 1 + LineCount(long_values[k]->text());
+    out.long_values.push_back({i, std::min(count, out.lines.size() - i)});
+  }
+  return out;
+}
+
 std::string UnifiedHunks(const std::vector<std::string>& from, const std::vector<std::string>& to, std::size_t context,
                          const DiffColors& colors) {
   if (from == to) return "";
-  dtl::Diff<std::string, std::vector<std::string>> diff(from, to, /*deletesFirst=*/true);
-  diff.compose();
-  std::vector<Op> ops;
-  for (const auto& [line, info] : diff.getSes().getSequence()) {
-    ops.push_back({info.type == dtl::SES_COMMON ? ' ' : info.type == dtl::SES_DELETE ? '-' : '+', line});
-  }
+  YamlLines a;
+  YamlLines b;
+  a.lines = from;
+  b.lines = to;
+  return UnifiedHunks(a, b, context, colors);
+}
+
+std::string UnifiedHunks(const YamlLines& from, const YamlLines& to, std::size_t context, const DiffColors& colors) {
+  if (from.lines == to.lines) return "";
+  std::vector<Op> ops = EditScript(from, to);
   // Lines of each side before each op, for the hunk headers.
   std::vector<std::size_t> from_before(ops.size() + 1, 0), to_before(ops.size() + 1, 0);
   for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -162,7 +276,7 @@ std::string UnifiedHunks(const std::vector<std::string>& from, const std::vector
     for (std::size_t k = begin; k < stop; ++k) {
       const char* color = ops[k].type == '-' ? colors.removed : ops[k].type == '+' ? colors.added : "";
       const char* reset = ops[k].type == ' ' ? "" : colors.reset;
-      out += fmt::format("{}{}{}{}\n", color, ops[k].type, ops[k].line, reset);
+      out += fmt::format("{}{}{}{}\n", color, ops[k].type, *ops[k].line, reset);
     }
     i = stop;
   }

@@ -29,6 +29,29 @@ struct DiffColors {
 std::string UnifiedHunks(const std::vector<std::string>& from, const std::vector<std::string>& to, std::size_t context,
                          const DiffColors& colors = {});
 
+// Strings of more lines than this are diffed as one line: a long value that differs is shown
+// removed and added whole, as the edit script of many changed lines costs their square.
+inline constexpr std::size_t kWholeValueLines = 10'000;
+
+// The lines of a value as WriteYaml writes it, with the runs of lines that hold a string of more
+// than kWholeValueLines lines (its "key: |" line and its content).
+struct YamlLines {
+  struct Run {
+    std::size_t begin = 0;
+    std::size_t count = 0;
+  };
+  std::vector<std::string> lines;
+  std::vector<Run> long_values;  // in line order
+};
+YamlLines WriteYamlLines(const Tree& value);
+
+// UnifiedHunks, each long value diffed as one line.
+std::string UnifiedHunks(const YamlLines& from, const YamlLines& to, std::size_t context,
+                         const DiffColors& colors = {});
+
+// Whether `value` is a string of more than kWholeValueLines lines.
+bool IsLongValue(const Tree* value);
+
 // The lines of `text`, without their newlines.
 std::vector<std::string> SplitLines(const std::string& text);
 

@@ -487,8 +487,12 @@ const Runtime& Inputs::Resolve(const TrainJob& job) const {
   std::string wanted = kind == kClusterTrainingRuntimeKind
                            ? fmt::format("{} \"{}\"", kind, ref.name)
                            : fmt::format("{} \"{}\" in namespace \"{}\"", kind, ref.name, job.metadata.namespace_);
+  // The first few in load order, so that many missing runtimes among many loaded ones do not
+  // print every name for each.
+  constexpr std::size_t kListed = 5;
   std::string loaded;
-  for (const Runtime& runtime : runtimes) loaded += (loaded.empty() ? "" : ", ") + Subject(runtime);
+  for (std::size_t i = 0; i < runtimes.size() && i < kListed; ++i) loaded += (i ? ", " : "") + Subject(runtimes[i]);
+  if (runtimes.size() > kListed) loaded += fmt::format(" and {} more", runtimes.size() - kListed);
   throw Error(Diagnostic{at, subject, "spec.runtimeRef",
                          fmt::format("{} not found; loaded runtimes: {}", wanted, loaded.empty() ? "none" : loaded)});
 }

@@ -129,6 +129,28 @@ TEST_CASE("runtime resolution follows the runtimeRef kind and the TrainJob names
                     "jobs.yaml:19:8: TrainJob default/j4: spec.runtimeRef: unsupported runtime: Deployment.apps");
 }
 
+TEST_CASE("a runtime not found lists the first five loaded runtimes in load order and counts the rest") {
+  testing::FakeFileSystem fs;
+  std::string runtimes;
+  for (const char* name : {"r7", "r2", "r5", "r1", "r6", "r3", "r4"}) {
+    runtimes +=
+        std::string("---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {name: ") +
+        name + "}\nspec: {template: {spec: {replicatedJobs: [{name: node}]}}}\n";
+  }
+  fs.files["rt.yaml"] = runtimes;
+  fs.files["job.yaml"] = std::string(kJob);
+  LoadOptions options;
+  options.paths = {"rt.yaml", "job.yaml"};
+  options.validate = ValidationMode::kIgnore;
+  Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
+  REQUIRE(inputs.jobs.size() == 1);
+  CHECK_THROWS_WITH(inputs.Resolve(inputs.jobs[0]),
+                    "job.yaml:4:8: TrainJob default/job: spec.runtimeRef: ClusterTrainingRuntime \"plain\" not found; "
+                    "loaded runtimes: ClusterTrainingRuntime r7, ClusterTrainingRuntime r2, ClusterTrainingRuntime r5, "
+                    "ClusterTrainingRuntime r1, ClusterTrainingRuntime r6 and 2 more");
+}
+
 TEST_CASE("stdin is read once, and -r sources contribute runtimes only") {
   testing::FakeFileSystem fs;
   fs.stdin_content = kJob;

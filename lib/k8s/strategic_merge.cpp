@@ -4,8 +4,14 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 #include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
 #include <vector>
+
+#include "k8s/value_key.h"
 
 namespace trainer {
 
@@ -48,6 +54,11 @@ const Tree* KeyOf(const Tree& item, std::string_view key) { return item.IsMap() 
 [[noreturn]] void NoMergeKey(const std::string& path, const Tree& item, std::string_view key) {
   throw StrategicMergeError(path, fmt::format("map: {} does not contain declared merge key: {}", GoValueString(item), key));
 }
+
+// The key a list item matches on; none for an item that matches nothing.
+using Key = std::optional<std::string>;
+// The first position of each key in a list, viewing the keys' strings.
+using Positions = std::unordered_map<std::string_view, std::size_t>;
 
 class Merger {
  public:
@@ -112,98 +123,135 @@ class Merger {
     const std::vector<Tree>& patch_items = patch.items();
     if (before.empty() && patch_items.empty()) return;
     const bool maps = (before.empty() ? patch_items : before).front().IsMap();
+    // Items match on their merge key's value (maps) or on themselves (scalars), and only when that
+    // is a scalar. Each item's key is computed once; positions are looked up by key (the first
+    // item holding it), not by scanning.
+    auto key_of = [&](const Tree& item) -> Key {
+      const Tree* k = maps ? KeyOf(item, rule.merge_key) : &item;
+      if (k == nullptr || !k->IsScalar()) return std::nullopt;
+      return ValueKey(*k);
+    };
+    auto keys_of = [&](const std::vector<Tree>& items, std::size_t room) {
+      std::vector<Key> keys;
+      keys.reserve(room);  // never reallocated: the positions below view its strings
+      for (const Tree& item : items) keys.push_back(key_of(item));
+      return keys;
+    };
+    auto first_positions = [](const std::vector<Key>& keys) {
+      Positions first;
+      first.reserve(keys.size());
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (keys[i]) first.emplace(*keys[i], i);
+      }
+      return first;
+    };
+    auto find = [](const Positions& positions, const Key& key) -> std::optional<std::size_t> {
+      auto it = key ? positions.find(*key) : positions.end();
+      return it == positions.end() ? std::nullopt : std::optional<std::size_t>(it->second);
+    };
+    const std::vector<Key> patch_keys = keys_of(patch_items, patch_items.size());
+    const Positions in_patch_at = first_positions(patch_keys);
+
     std::vector<Tree> merged;
-    std::vector<Tree> in_patch;
-    std::vector<Tree> server_only;
+    std::vector<Key> keys;         // of `merged`
+    std::vector<Key> before_keys;  // of the original list, when `keys` are not
+    Positions in_before_at;
     if (!maps) {
+      before_keys = keys_of(before, before.size());
+      in_before_at = first_positions(before_keys);
       merged = before;
       merged.insert(merged.end(), patch_items.begin(), patch_items.end());
       DeduplicateScalars(merged);
-      for (Tree& item : merged) {
-        bool listed = std::any_of(patch_items.begin(), patch_items.end(), [&](const Tree& p) { return SameScalar(p, item); });
-        (listed ? in_patch : server_only).push_back(std::move(item));
-      }
+      keys = keys_of(merged, merged.size());
     } else {
-      merged = before;
+      keys = keys_of(before, before.size() + patch_items.size());
+      in_before_at = first_positions(keys);
+      merged = std::move(before);
+      Positions added;  // the first position of each key a patch item appended
       const std::string item_schema = schema_path + "[]";
       for (std::size_t p = 0; p < patch_items.size(); ++p) {
         const Tree& item = patch_items[p];
-        const Tree* key = KeyOf(item, rule.merge_key);
-        if (key == nullptr) NoMergeKey(fmt::format("{}[{}]", path, p), item, rule.merge_key);
-        auto found = std::find_if(merged.begin(), merged.end(), [&](const Tree& m) {
-          const Tree* k = KeyOf(m, rule.merge_key);
-          return k && SameScalar(*k, *key);
-        });
-        if (found == merged.end()) {
+        if (KeyOf(item, rule.merge_key) == nullptr) NoMergeKey(fmt::format("{}[{}]", path, p), item, rule.merge_key);
+        std::optional<std::size_t> found = find(in_before_at, patch_keys[p]);
+        if (!found) found = find(added, patch_keys[p]);
+        if (!found) {
+          keys.push_back(patch_keys[p]);
+          if (keys.back()) added.emplace(*keys.back(), merged.size());
           merged.push_back(item);
         } else {
-          MergeMap(*found, item, item_schema, fmt::format("{}[{}]", path, p));
+          // The patch item has the found item's key, so merging keeps that key.
+          MergeMap(merged[*found], item, item_schema, fmt::format("{}[{}]", path, p));
         }
       }
-      for (std::size_t m = 0; m < merged.size(); ++m) {
-        const Tree* key = KeyOf(merged[m], rule.merge_key);
-        if (key == nullptr) NoMergeKey(path, merged[m], rule.merge_key);
-        bool listed = std::any_of(patch_items.begin(), patch_items.end(), [&](const Tree& p) {
-          const Tree* k = KeyOf(p, rule.merge_key);
-          return k && SameScalar(*k, *key);
-        });
-        (listed ? in_patch : server_only).push_back(std::move(merged[m]));
+      for (const Tree& item : merged) {
+        if (KeyOf(item, rule.merge_key) == nullptr) NoMergeKey(path, item, rule.merge_key);
       }
     }
-    auto index_in = [&](const std::vector<Tree>& order, const Tree& item) -> std::optional<std::size_t> {
-      const Tree* key = maps ? KeyOf(item, rule.merge_key) : &item;
-      for (std::size_t i = 0; i < order.size(); ++i) {
-        const Tree* k = maps ? KeyOf(order[i], rule.merge_key) : &order[i];
-        if (key && k && SameScalar(*k, *key)) return i;
-      }
-      return std::nullopt;
+    // The merged items in the patch, then the others (positions in `merged`), each with its
+    // position in the patch and in the original list.
+    struct Entry {
+      std::size_t at;
+      std::optional<std::size_t> in_patch;
+      std::optional<std::size_t> in_before;
     };
-    auto sort_by = [&](std::vector<Tree>& items, const std::vector<Tree>& order) {
-      std::stable_sort(items.begin(), items.end(), [&](const Tree& a, const Tree& b) {
-        auto ia = index_in(order, a);
-        auto ib = index_in(order, b);
-        return ia && ib && *ia < *ib;
-      });
+    std::vector<Entry> in_patch;
+    std::vector<Entry> server_only;
+    for (std::size_t m = 0; m < merged.size(); ++m) {
+      Entry e{m, find(in_patch_at, keys[m]), find(in_before_at, keys[m])};
+      (e.in_patch ? in_patch : server_only).push_back(e);
+    }
+    // Stable sorts by position, an item without one comparing as neither before nor after any
+    // other, as upstream's.
+    auto by = [](std::optional<std::size_t> Entry::*position) {
+      return [position](const Entry& a, const Entry& b) {
+        return a.*position && b.*position && *(a.*position) < *(b.*position);
+      };
     };
-    sort_by(in_patch, patch_items);
-    sort_by(server_only, before);
+    std::stable_sort(in_patch.begin(), in_patch.end(), by(&Entry::in_patch));
+    std::stable_sort(server_only.begin(), server_only.end(), by(&Entry::in_before));
     // mergeSortedSlice: a server-only item goes first only when both it and the next patch item
     // stand in the original list and it stood before that item there.
     std::vector<Tree> result;
-    result.reserve(in_patch.size() + server_only.size());
+    result.reserve(merged.size());
     std::size_t i = 0;
     std::size_t j = 0;
     while (i < server_only.size() || j < in_patch.size()) {
-      if (j >= in_patch.size()) {
-        result.push_back(std::move(server_only[i++]));
-      } else if (i >= server_only.size()) {
-        result.push_back(std::move(in_patch[j++]));
-      } else {
-        auto li = index_in(before, server_only[i]);
-        auto ri = index_in(before, in_patch[j]);
-        if (li && ri && *li < *ri) {
-          result.push_back(std::move(server_only[i++]));
-        } else {
-          result.push_back(std::move(in_patch[j++]));
-        }
-      }
+      bool server_first =
+          j >= in_patch.size() || (i < server_only.size() && server_only[i].in_before && in_patch[j].in_before &&
+                                   *server_only[i].in_before < *in_patch[j].in_before);
+      result.push_back(std::move(merged[server_first ? server_only[i++].at : in_patch[j++].at]));
     }
     before = std::move(result);
   }
 
-  // deduplicateScalars: a later duplicate is overwritten by the current last item, and the list
-  // shrinks by one; the order that leaves is upstream's.
+  // deduplicateScalars: for each item in turn, each later duplicate is overwritten by the current
+  // last item, and the list shrinks by one; the order that leaves is upstream's. The positions of
+  // each scalar are kept ordered, so that each removal costs a lookup rather than a scan.
   static void DeduplicateScalars(std::vector<Tree>& s) {
     if (s.empty()) return;
+    std::unordered_map<std::string, std::set<std::size_t>> at;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (s[i].IsScalar()) at[ValueKey(s[i])].insert(i);
+    }
     std::size_t length = s.size() - 1;
     for (std::size_t i = 0; i < length; ++i) {
-      for (std::size_t j = i + 1; j <= length; ++j) {
-        if (SameScalar(s[i], s[j])) {
-          s[j] = s[length];
-          s.resize(length);
-          --length;
-          --j;
+      if (!s[i].IsScalar()) continue;
+      std::set<std::size_t>& same = at[ValueKey(s[i])];
+      // Upstream scans j upwards from i + 1 and looks at j again after each overwrite: the next
+      // duplicate is always the first one after i.
+      for (auto j = same.upper_bound(i); j != same.end(); j = same.upper_bound(i)) {
+        std::size_t to = *j;
+        same.erase(j);
+        if (to != length) {
+          if (s[length].IsScalar()) {
+            std::set<std::size_t>& moved = at[ValueKey(s[length])];
+            moved.erase(length);
+            moved.insert(to);
+          }
+          s[to] = std::move(s[length]);
         }
+        s.pop_back();
+        --length;
       }
     }
   }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -144,6 +145,19 @@ std::vector<std::string> CompareObjects(const std::string& file, const std::vect
 }
 
 namespace {
+
+// The limits for reading an expected file and the rendering compared with it. Both hold what
+// `trainer test` wrote from a rendering, and a rendering may hold more values than one input may
+// (a TrainJob's env goes into every trainer container, a runtime patch into each job it names),
+// so they must admit whatever a rendering is: it has no aliases, and is in memory whole before it
+// is read, so neither its size nor its number of values is limited. Nesting keeps the inputs'
+// limit: a rendering is no deeper than the inputs it comes from.
+ReadLimits ExpectedFileLimits() {
+  ReadLimits limits;
+  limits.max_values = std::numeric_limits<std::size_t>::max();
+  limits.max_bytes = std::numeric_limits<std::size_t>::max();
+  return limits;
+}
 
 // The result of rendering a case one way: the output text, or the error message.
 struct Outcome {
@@ -395,14 +409,14 @@ class CaseRunner {
     std::string label = stands_in ? std::string(name) + " (rendered with --legacy, as legacy.yaml is absent)" : name;
     std::vector<Tree> expected;
     try {
-      expected = ReadYamlStream(fs_.ReadFile(path), &path);
+      expected = ReadYamlStream(fs_.ReadFile(path), &path, ExpectedFileLimits());
     } catch (const Error& e) {
       std::vector<std::string> lines = {fmt::format("{}: cannot be read:", label)};
       AppendIndented(lines, e.what(), "  ");
       return lines;
     }
     return CompareObjects(label, ExpectedObjects(std::move(expected)),
-                          ExpectedObjects(ReadYamlStream(rendered, &rendered_name)));
+                          ExpectedObjects(ReadYamlStream(rendered, &rendered_name, ExpectedFileLimits())));
   }
 
   // SuiteOptions::exact: a unified diff from the expected file at `path` to `rendered`.

@@ -195,6 +195,18 @@ TEST_CASE("a wrong expected value fails with its field path, and --update rewrit
   CHECK(updated.changes[0].content->find("# Source: s/c/input.yaml: TrainJob default/job") != std::string::npos);
 }
 
+TEST_CASE("an expected file of more values than one input may hold is read, as --update may write one" *
+          doctest::test_suite("growth")) {
+  // A rendering may hold more values than the reader admits in one input (env copied into every
+  // trainer container, patches into every job): what --update writes must read back.
+  std::string big = "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: big, namespace: default}\ndata: [0";
+  for (int i = 0; i < 1'000'000; ++i) big += ",0";
+  big += "]\n";
+  auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", kExpected + big}});
+  CaseResult result = RunCase("s/c", SuiteMode::kCheck, fs);
+  CHECK(result.report == Lines{"legacy.yaml: ConfigMap default/big: expected, not rendered"});
+}
+
 TEST_CASE("an error file passes when the message contains it, and fails showing both otherwise") {
   testing::FakeFileSystem fs;
   fs.files["s/e/input.yaml"] = Replace(kInput, "name: plain}}", "name: missing}}");

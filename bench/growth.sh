@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# trainer's growth benchmark, run by hand (not by ctest): for each input shape that once cost more
+# than linear time or memory, generates inputs at doubling sizes, runs trainer on each, and prints
+# the wall time, CPU time and peak RSS per size (bench/measure, fastest of R runs). A row is
+# "linear" when doubling the two largest sizes multiplies both CPU time and peak RSS by at most
+# 2.5; the script exits 1 when any row is SUPER-LINEAR (or a run fails or times out).
+#
+#   bench/growth.sh [--build DIR] [--repeat R] [--timeout S] [ROW...]   (default R = 3, S = 120)
+#
+# ROW names one of the rows below (default: all of them).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+build="$root/build"
+repeat=3
+limit=120
+rows=()
+while (($#)); do
+  case "$1" in
+    --build) build="$(cd "$2" && pwd)"; shift 2 ;;
+    --repeat) repeat="$2"; shift 2 ;;
+    --timeout) limit="$2"; shift 2 ;;
+    *) rows+=("$1"); shift ;;
+  esac
+done
+trainer="$build/trainer"
+measure="$build/bench/measure"
+for tool in "$trainer" "$measure"; do
+  [[ -x "$tool" ]] || { echo "growth: $tool is not built" >&2; exit 2; }
+done
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# ---- input generators: gen_<row> N DIR writes the inputs of size N into DIR ----
+
+# The runtime most rows use: one trainer Job whose node container gets what the row adds.
+runtime_head() {
+  printf 'apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata:\n  name: plain\n'
+  printf 'spec:\n  template:\n    spec:\n      replicatedJobs:\n        - name: node\n          template:\n'
+  printf '            metadata:\n              labels:\n                trainer.kubeflow.org/trainjob-ancestor-step: trainer\n'
+  printf '            spec:\n              template:\n                spec:\n'
+}
+node_container() { printf '                  containers:\n                    - name: node\n                      image: python:3.12\n'; }
+trainjob() { printf -- '---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: job\nspec:\n  runtimeRef:\n    name: plain\n'; }
+
+# 1. Runtime container env and volumes of N items each (Upsert, JobSet SyncContainer).
+gen_runtime_env() {
+  { runtime_head; node_container
+    printf '                      env:\n'
+    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                        - name: E%d\n                          value: \"%d\"\n", i, i }'
+    printf '                  volumes:\n'
+    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                    - name: v%d\n                      emptyDir: {}\n", i }'
+    trainjob
+    printf '  trainer:\n    env:\n      - name: E1\n        value: job\n'
+  } >"$2/in.yaml"
+}
+# 2. A one-volume runtime patch into N volumes (strategic merge).
+gen_merge_volumes() {
+  { runtime_head; node_container
+    printf '                  volumes:\n'
+    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                    - name: v%d\n                      emptyDir: {}\n", i }'
+    trainjob
+    printf '  runtimePatches:\n    - manager: a.example.com/x\n      trainingRuntimeSpec:\n        template:\n          spec:\n'
+    printf '            replicatedJobs:\n              - name: node\n                template:\n                  spec:\n'
+    printf '                    template:\n                      spec:\n                        volumes:\n'
+    printf '                          - name: v%d\n                            emptyDir: {}\n' $(($1 / 2))
+  } >"$2/in.yaml"
+}
+# 3a. N runtime patches, each adding a volume to the same Job (--validate=warn: over 16 patches).
+gen_runtime_patches() {
+  { runtime_head; node_container; trainjob
+    printf '  runtimePatches:\n'
+    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) {
+      printf "    - manager: m%d.example.com/x\n      trainingRuntimeSpec:\n        template:\n          spec:\n", i
+      printf "            replicatedJobs:\n              - name: node\n                template:\n                  spec:\n"
+      printf "                    template:\n                      spec:\n                        volumes:\n"
+      printf "                          - name: v%d\n                            emptyDir: {}\n", i } }'
+  } >"$2/in.yaml"
+}
+# 3b. A TrainJob env of N items (--validate=warn).
+gen_trainjob_env() {
+  { runtime_head; node_container; trainjob
+    printf '  trainer:\n    env:\n'
+    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "      - name: E%d\n        value: \"%d\"\n", i, i }'
+  } >"$2/in.yaml"
+}
+# 4. N TrainJobs naming N missing runtimes, among N loaded ones (each error lists some).
+gen_runtime_not_found() {
+  awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) {
+    printf "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {name: rt-%d}\n", i
+    printf "spec: {template: {spec: {replicatedJobs: [{name: node}]}}}\n"
+    printf "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: job-%d}\n", i
+    printf "spec: {runtimeRef: {name: missing-%d}}\n", i } }' >"$2/in.yaml"
+}
+# 5. `trainer diff -o unified` of two objects whose N-line string differs on every line.
+gen_unified_diff() {
+  for side in old new; do
+    { printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  script: |\n'
+      awk -v n="$1" -v s="$side" 'BEGIN { for (i = 0; i < n; i++) printf "    %s line %d\n", s, i }'
+    } >"$2/$side.yaml"
+  done
+}
+# 6. `trainer test` records a case whose rendering holds N env items, then checks it.
+gen_test_expected() {
+  mkdir -p "$2/suite/case"
+  { runtime_head; node_container; trainjob
+    printf '  trainer:\n    env:\n'
+    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "      - name: E%d\n        value: \"%d\"\n", i, i }'
+  } >"$2/suite/case/input.yaml"
+  echo "--validate=ignore" >"$2/suite/case/args"
+  "$trainer" test "$2/suite" >/dev/null
+}
+# 7. Flow-style nesting: "[" N times (stops at the nesting limit).
+gen_flow_brackets() { awk -v n="$1" 'BEGIN { printf "a: "; for (i = 0; i < n; i++) printf "["; print "" }' >"$2/in.yaml"; }
+# 8. Flow-style nesting: "[a, " N times.
+gen_flow_items() { awk -v n="$1" 'BEGIN { printf "a: "; for (i = 0; i < n; i++) printf "[a, "; print "" }' >"$2/in.yaml"; }
+# 9. An MPI TrainJob of N nodes (the hostfile lists every node).
+gen_mpi_nodes() {
+  { printf 'apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata:\n  name: plain\n'
+    printf 'spec:\n  mlPolicy:\n    numNodes: 1\n    mpi:\n      numProcPerNode: 1\n      sshAuthMountPath: /root/.ssh\n'
+    printf '  template:\n    spec:\n      replicatedJobs:\n'
+    printf '        - name: launcher\n          template:\n            metadata:\n              labels:\n'
+    printf '                trainer.kubeflow.org/trainjob-ancestor-step: trainer\n'
+    printf '            spec:\n              template:\n                spec:\n'
+    printf '                  containers:\n                    - name: node\n                      image: mpi:1\n'
+    printf '        - name: node\n          template:\n            spec:\n              template:\n                spec:\n'
+    printf '                  containers:\n                    - name: node\n                      image: mpi:1\n'
+    trainjob
+    printf '  trainer:\n    numNodes: %d\n' "$1"
+  } >"$2/in.yaml"
+}
+# 10. A folder holding a DAG of symlinks N levels deep: each level holds two links to the one
+# below, so 2^N paths reach the one runtime at the bottom.
+gen_symlink_dag() {
+  mkdir -p "$2/dag/l0"
+  { runtime_head; node_container; trainjob; } >"$2/dag/l0/in.yaml"
+  for ((i = 1; i <= $1; i++)); do
+    mkdir "$2/dag/l$i"
+    ln -s "../l$((i - 1))" "$2/dag/l$i/a"
+    ln -s "../l$((i - 1))" "$2/dag/l$i/b"
+  done
+}
+
+# ---- rows: name, sizes, expected exit status, command (DIR stands for the inputs' folder) ----
+# Sizes double, the largest taking about a second once the row is linear.
+declare -A sizes status command
+row() { sizes[$1]="$2"; status[$1]="$3"; command[$1]="$4"; }
+row runtime_env "12500 25000 50000" 0 "render --validate=ignore DIR/in.yaml"
+row merge_volumes "7500 15000 30000" 0 "render --validate=ignore DIR/in.yaml"
+row runtime_patches "250 500 1000" 0 "render --validate=warn DIR/in.yaml"
+row trainjob_env "12500 25000 50000" 0 "render --validate=warn DIR/in.yaml"
+row runtime_not_found "500 1000 2000" 2 "render --validate=ignore DIR/in.yaml"
+row unified_diff "75000 150000 300000" 1 "diff -o unified DIR/old.yaml DIR/new.yaml"
+row test_expected "12500 25000 50000" 0 "test --check DIR/suite"
+row flow_brackets "25000 50000 100000" 2 "render DIR/in.yaml"
+row flow_items "25000 50000 100000" 2 "render DIR/in.yaml"
+row mpi_nodes "40000 80000 160000" 0 "render --validate=ignore DIR/in.yaml"
+row symlink_dag "4 8 16" 0 "render --validate=ignore DIR/dag"
+order=(runtime_env merge_volumes runtime_patches trainjob_env runtime_not_found unified_diff test_expected
+       flow_brackets flow_items mpi_nodes symlink_dag)
+((${#rows[@]})) || rows=("${order[@]}")
+
+# grew A B: the factor from A to B.
+grew() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }'; }
+
+failed=0
+printf '%-18s %8s %10s %10s %10s\n' row size "wall ms" "CPU ms" "RSS MiB"
+for name in "${rows[@]}"; do
+  [[ -n "${sizes[$name]:-}" ]] || { echo "growth: no row $name" >&2; exit 2; }
+  cpu=() rss=() verdict=""
+  for n in ${sizes[$name]}; do
+    dir="$work/$name-$n"
+    mkdir -p "$dir"
+    "gen_$name" "$n" "$dir"
+    read -ra args <<<"${command[$name]//DIR/$dir}"
+    want=(); [[ ${status[$name]} != 0 ]] && want=("${status[$name]}")
+    if out=$("$measure" "$repeat" /dev/null "${want[@]}" -- timeout "$limit" "$trainer" "${args[@]}" 2>"$work/err"); then
+      read -r wall kib c <<<"$out"
+      printf '%-18s %8d %10.1f %10.1f %10.1f\n' "$name" "$n" "$wall" "$c" "$(awk -v k="$kib" 'BEGIN { print k / 1024 }')"
+      cpu+=("$c") rss+=("$kib")
+    else
+      printf '%-18s %8d %10s  (failed or over %ss: %s)\n' "$name" "$n" "-" "$limit" "$(head -c 100 "$work/err")"
+      verdict="SUPER-LINEAR"
+      break
+    fi
+    rm -rf "$dir"
+  done
+  if [[ -z $verdict ]]; then
+    k=${#cpu[@]}
+    t=$(grew "${cpu[k - 2]}" "${cpu[k - 1]}") m=$(grew "${rss[k - 2]}" "${rss[k - 1]}")
+    verdict=$(awk -v t="$t" -v m="$m" 'BEGIN { print (t <= 2.5 && m <= 2.5) ? "linear" : "SUPER-LINEAR" }')
+    verdict="$verdict (doubling: CPU x$t, RSS x$m)"
+  fi
+  printf '%-18s %s\n' "$name" "$verdict"
+  [[ $verdict == linear* ]] || failed=1
+done
+exit "$failed"

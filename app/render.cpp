@@ -177,20 +177,14 @@ RenderRequest ParseCaseArgs(const std::vector<std::string>& args) {
 
 namespace {
 
-// On a terminal, the source line a diagnostic points at and a caret under its column.
-void PrintSourceLine(const std::string& location) {
-  auto col_sep = location.rfind(':');
-  auto line_sep = col_sep == std::string::npos || col_sep == 0 ? std::string::npos : location.rfind(':', col_sep - 1);
-  if (line_sep == std::string::npos) return;
-  std::string file = location.substr(0, line_sep);
-  std::size_t line = std::strtoul(location.c_str() + line_sep + 1, nullptr, 10);
-  std::size_t column = std::strtoul(location.c_str() + col_sep + 1, nullptr, 10);
-  std::ifstream in(file);
-  std::string text;
-  for (std::size_t i = 0; i < line && std::getline(in, text); ++i) {
-  }
-  if (!in || line == 0 || column == 0 || column > text.size() + 1) return;
-  std::cerr << "  " << text << "\n  " << std::string(column - 1, ' ') << "^\n";
+// On a terminal, the input line a diagnostic points at, as it was read, and a caret under its
+// column.
+void PrintSourceLine(const Diagnostic& d) {
+  if (d.source_line.empty()) return;
+  auto col_sep = d.location.rfind(':');
+  std::size_t column = col_sep == std::string::npos ? 0 : std::strtoul(d.location.c_str() + col_sep + 1, nullptr, 10);
+  std::cerr << "  " << d.source_line << '\n';
+  if (column >= 1 && column <= d.source_line.size() + 1) std::cerr << "  " << std::string(column - 1, ' ') << "^\n";
 }
 
 }  // namespace
@@ -229,7 +223,7 @@ void PrintError(const std::exception& e) {
     bool terminal = isatty(STDERR_FILENO) != 0;
     for (const Diagnostic& d : error->diagnostics()) {
       std::cerr << (d.HasLocation() ? "" : "trainer: error: ") << d.Format() << '\n';
-      if (terminal && !d.location.empty()) PrintSourceLine(d.location);
+      if (terminal) PrintSourceLine(d);
     }
     return;
   }

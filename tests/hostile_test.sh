@@ -155,6 +155,22 @@ ln -s ../../loop loop/sub/top
 ln -s . loop/self
 check directory-symlink-loops 10 200 0 "" -- render loop
 
+# On a terminal, an error shows its input line as it was read: a FIFO is not opened again (that
+# hung), and control characters in the line reach the terminal as '?'.
+mkfifo bad.fifo
+printf '%s\n---\n%s\nspec:\n  runtimeRef:\n    name: plain\n  bogus: "\033[2J"\n' "$runtime" "$trainjob_head" >bad.fifo &
+writer_pid=$!
+timeout -k 5 $((10 * factor)) script -qec "$trainer render bad.fifo" /dev/null >tty.out 2>&1
+rc=$?
+wait "$writer_pid" 2>/dev/null
+writer_pid=
+if [[ $rc != 2 ]] || ! grep -qF '  bogus: "?[2J"' tty.out || ! grep -qF '  ^' tty.out; then
+  fail "fifo-error-on-terminal: exit $rc, output: $(head -c 400 tty.out | cat -v)"
+else
+  printf 'ok   %-28s\n' fifo-error-on-terminal
+  pass
+fi
+
 # Links that meet again without a loop: each level's folder links twice to the next, 2^24 paths to
 # the job at the bottom. Each real folder is walked once; the job renders once.
 mkdir dag

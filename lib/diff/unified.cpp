@@ -204,7 +204,8 @@ YamlLines WriteYamlLines(const Tree& value) {
   }
   // The writer explains a value by its origin, on the first line it writes for it (a literal
   // block's "key: |" line): the origin's address names the value, and the explanation marks the
-  // line, to be taken off again.
+  // line, to be taken off again. The writer escapes explanations as Go quotes strings: the mark
+  // "\x01" arrives as those four characters, then the value's number, at the end of the line.
   std::unordered_map<const Origin*, std::size_t> index;
   for (std::size_t k = 0; k < long_values.size(); ++k) index.emplace(&long_values[k]->origin(), k);
   const Explain mark = [&](const Origin& origin) {
@@ -215,9 +216,14 @@ YamlLines WriteYamlLines(const Tree& value) {
   out.lines = SplitLines(text);
   for (std::size_t i = 0; i < out.lines.size(); ++i) {
     std::string& line = out.lines[i];
-    std::size_t at = line.rfind("  # \x01");
-    if (at == std::string::npos) continue;
-    std::size_t k = std::stoul(line.substr(at + 5));
+    constexpr std::string_view kMark = "  # \\x01";
+    std::size_t at = line.rfind(kMark);
+    if (at == std::string::npos || at + kMark.size() == line.size() ||
+        line.find_first_not_of("0123456789", at + kMark.size()) != std::string::npos) {
+      continue;
+    }
+    std::size_t k = std::stoul(line.substr(at + kMark.size()));
+    if (k >= long_values.size()) continue;
     line.resize(at);
     // A literal block: the marked line, then one line per line of the value. A quoted string is
     // one line, and needs no run.

@@ -260,6 +260,8 @@ class Loader {
       errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
       return;
     }
+    const SourceText text(source.name, content);
+    inputs_.current_source = &text;
     try {
       ForEachYamlDocument(content, source.name, [&](Tree& doc) {
         try {
@@ -276,6 +278,10 @@ class Loader {
       inputs_.malformed_files.insert(source.name);
       errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
     }
+    // The text goes away here: what it said at each problem is kept for the terminal.
+    for (std::size_t i = errors_before_; i < errors_.size(); ++i) text.Attach(errors_[i]);
+    for (std::size_t i = warnings_before_; i < inputs_.warnings.size(); ++i) text.Attach(inputs_.warnings[i]);
+    inputs_.current_source = nullptr;
   }
 
   void LoadDocument(Tree doc, bool runtimes_only) {
@@ -381,6 +387,19 @@ class Loader {
     }
     if (job) {
       if (job->metadata.namespace_.empty()) job->metadata.namespace_ = options_.default_namespace;
+      // The API server creates the first of two TrainJobs of one namespace and name and refuses
+      // the second. (The same file reached twice is read once: no duplicate.)
+      Origin at = job->positions.Find("metadata.name");
+      if (!at.HasPosition()) at = job->origin;
+      auto [first, added] = job_names_.emplace(job->metadata.namespace_ + "/" + job->metadata.name, at);
+      if (!added) {
+        errors_.push_back(Diagnostic{at, fmt::format("{} {}/{}", kTrainJobKind, job->metadata.namespace_, job->metadata.name),
+                                     "metadata.name",
+                                     fmt::format("already exists: the TrainJob at {} has this namespace and name (the "
+                                                 "API server refuses the second)",
+                                                 first->second.Position())});
+        return;
+      }
       if (on_job_ && *on_job_) {
         (*on_job_)(inputs_, *job);
       } else {
@@ -422,6 +441,7 @@ class Loader {
   Inputs& inputs_;
   std::vector<Source> sources_;
   std::set<std::string> seen_files_;
+  std::unordered_map<std::string, Origin> job_names_;  // namespace/name of each TrainJob loaded: where
   bool stdin_planned_ = false;
   const JobHandler* on_job_ = nullptr;
   std::vector<Diagnostic> errors_;

@@ -55,6 +55,9 @@ struct Inputs {
   std::unordered_set<std::string> refused_runtimes;  // keys of runtimes left out for their problems
   std::unordered_map<std::string, std::size_t> runtime_index;  // runtimes by key (kind/namespace/name)
   std::unordered_set<const std::string*> malformed_files;      // entries of `names` that are not valid YAML
+  // While a source is read (so while a JobHandler runs): its text, to keep the lines problems
+  // point at.
+  const SourceText* current_source = nullptr;
 
   // Whether `job` refers to a runtime that was left out for its problems, which explain the job's.
   bool RefersToRefusedRuntime(const TrainJob& job) const;

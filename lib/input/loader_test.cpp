@@ -682,3 +682,57 @@ TEST_CASE("names and namespaces bound for file names fail under every mode; othe
 }
 
 }  // namespace trainer
+
+namespace trainer {
+
+TEST_CASE("problems keep the input line they point at, as read, for a terminal to show") {
+  testing::FakeFileSystem fs;
+  fs.files["job.yaml"] = std::string(kRuntime) + "---\n" + kJob + "bogus: 1\r\n";
+  LoadOptions options;
+  options.paths = {"job.yaml"};
+  Inputs inputs = Load(options, fs);
+  REQUIRE(inputs.errors.size() == 1);
+  CHECK(inputs.errors[0].source_line == "bogus: 1");
+  CHECK(inputs.current_source == nullptr);  // the text is gone once the source is read
+}
+
+TEST_CASE("a kept source line is capped and shows control characters as '?'") {
+  const std::string file = "job.yaml";
+  const std::string text = "a: 1\nb: \x1b[31mred\x07\tx\n" + std::string(2 * kSourceLineBytes, 'c') + "\n";
+  SourceText source(&file, text);
+  Diagnostic second{Origin::Input(&file, 2, 1), "", "", "m"};
+  Diagnostic long_line{Origin::Input(&file, 3, 1), "", "", "m"};
+  Diagnostic past_end{Origin::Input(&file, 9, 1), "", "", "m"};
+  Diagnostic elsewhere{Origin::Input(nullptr, 1, 1), "", "", "m"};
+  for (Diagnostic* d : {&second, &long_line, &past_end, &elsewhere}) source.Attach(*d);
+  CHECK(second.source_line == "b: ?[31mred?\tx");
+  CHECK(long_line.source_line == std::string(kSourceLineBytes, 'c'));
+  CHECK(past_end.source_line.empty());
+  CHECK(elsewhere.source_line.empty());
+}
+
+}  // namespace trainer
+
+namespace trainer {
+
+TEST_CASE("a second TrainJob of the same namespace and name is refused with both locations") {
+  testing::FakeFileSystem fs;
+  fs.files["runtime.yaml"] = kRuntime;
+  fs.files["a.yaml"] = kJob;
+  fs.files["b.yaml"] = std::string("---\n") + kJob + "---\n" + kJob;
+  LoadOptions options;
+  options.paths = {"runtime.yaml", "a.yaml", "b.yaml"};
+  CHECK(Errors(options, fs) ==
+        "b.yaml:4:12: TrainJob default/job: metadata.name: already exists: the TrainJob at a.yaml:3:12 has this "
+        "namespace and name (the API server refuses the second)\n"
+        "b.yaml:9:12: TrainJob default/job: metadata.name: already exists: the TrainJob at a.yaml:3:12 has this "
+        "namespace and name (the API server refuses the second)");
+  options.paths = {"runtime.yaml", "a.yaml", "a.yaml"};  // one file, named twice: read once
+  CHECK(Errors(options, fs).empty());
+  fs.files["other.yaml"] = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: job, namespace: "
+                           "team}\nspec: {runtimeRef: {name: plain}}\n";
+  options.paths = {"runtime.yaml", "a.yaml", "other.yaml"};  // another namespace
+  CHECK(Errors(options, fs).empty());
+}
+
+}  // namespace trainer

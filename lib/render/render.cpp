@@ -143,9 +143,9 @@ class JobRenderer {
       // The webhook judges the TrainJob before the controller ever sees it.
       Findings admission(validate_);
       std::optional<Info> info = ValidateTrainJob(job, runtime, framework_, admission);
-      for (const Diagnostic& w : admission.warnings()) Keep(job, w, warnings_kept_);
+      for (const Diagnostic& w : admission.warnings()) Keep(inputs, job, w, warnings_kept_);
       if (!admission.errors().empty()) {
-        for (const Diagnostic& e : admission.errors()) Keep(job, e, errors_);
+        for (const Diagnostic& e : admission.errors()) Keep(inputs, job, e, errors_);
         return;
       }
       RenderedJob one{&job, &runtime, RenderTrainJob(job, runtime, framework_, std::move(info))};
@@ -153,7 +153,7 @@ class JobRenderer {
     } catch (const OutputLimitError& e) {
       throw OutputLimitCrossed{e};
     } catch (const Error& e) {
-      for (const Diagnostic& d : e.diagnostics()) Keep(job, d, errors_);
+      for (const Diagnostic& d : e.diagnostics()) Keep(inputs, job, d, errors_);
     }
   }
 
@@ -177,7 +177,10 @@ class JobRenderer {
 
  private:
   using Kept = std::vector<std::pair<const std::string*, Diagnostic>>;  // by the TrainJob's file
-  static void Keep(const TrainJob& job, const Diagnostic& d, Kept& list) { list.emplace_back(job.origin.file, d); }
+  static void Keep(const Inputs& inputs, const TrainJob& job, const Diagnostic& d, Kept& list) {
+    list.emplace_back(job.origin.file, d);
+    if (inputs.current_source) inputs.current_source->Attach(list.back().second);
+  }
 
   Framework framework_;
   ValidationMode validate_;

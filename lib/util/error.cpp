@@ -1,5 +1,7 @@
 #include "util/error.h"
 
+#include <algorithm>
+
 namespace trainer {
 
 namespace {
@@ -46,6 +48,22 @@ Error::Error(std::vector<Diagnostic> diagnostics)
     : std::runtime_error(Join(diagnostics)), diagnostics_(WithLocations(std::move(diagnostics))) {}
 
 Error::Error(const std::string& message) : Error(Diagnostic{{}, "", "", message}) {}
+
+void SourceText::Attach(Diagnostic& d) const {
+  if (d.where.file != file_ || d.where.line == 0 || !d.source_line.empty()) return;
+  if (starts_.empty()) {
+    starts_.push_back(0);
+    for (std::size_t i = text_.find('\n'); i != std::string_view::npos; i = text_.find('\n', i + 1)) starts_.push_back(i + 1);
+  }
+  if (d.where.line > starts_.size()) return;
+  std::string_view line = text_.substr(starts_[d.where.line - 1]);
+  line = line.substr(0, std::min({line.find('\n'), line.size(), kSourceLineBytes}));
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  d.source_line.assign(line);
+  for (char& c : d.source_line) {
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7F) c = '?';  // nothing for a terminal to obey
+  }
+}
 
 void Diagnostics::Checkpoint() {
   if (items_.empty()) return;

@@ -8,6 +8,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/origin.h"
@@ -22,9 +23,28 @@ struct Diagnostic {
   // "file:line:col", filled from `where` when an Error is made, so that it outlives the inputs
   // whose file names `where` points into.
   std::string location;
+  // The input line at `where` as it was read (at most kSourceLineBytes of it, control characters
+  // shown as '?'), for a terminal to show under the message; empty when the text was not at hand.
+  std::string source_line;
 
   bool HasLocation() const { return !location.empty() || where.HasPosition(); }
   std::string Format() const;
+};
+
+inline constexpr std::size_t kSourceLineBytes = 512;
+
+// An input's text while it is at hand, to keep the lines that diagnostics point at: a terminal
+// shows them after the input is gone, without reading it again.
+class SourceText {
+ public:
+  SourceText(const std::string* file, std::string_view text) : file_(file), text_(text) {}
+  // Gives `d` its line of this text when it points into it and has none yet.
+  void Attach(Diagnostic& d) const;
+
+ private:
+  const std::string* file_;
+  std::string_view text_;
+  mutable std::vector<std::size_t> starts_;  // of each line, built for the first diagnostic
 };
 
 class Error : public std::runtime_error {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -227,7 +228,7 @@ void PrintError(const std::exception& e) {
     }
     return;
   }
-  std::cerr << "trainer: error: " << e.what() << '\n';
+  std::cerr << "trainer: error: " << (dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : e.what()) << '\n';
 }
 
 }  // namespace trainer::app

@@ -171,6 +171,14 @@ else
   pass
 fi
 
+# Out of memory while reading: one error naming the file and the limits, not "std::bad_alloc".
+if [[ $asan == 0 ]]; then  # the bound is ulimit -v, which AddressSanitizer defeats
+  awk 'BEGIN { print "a:"; for (i = 0; i < 900000; i++) printf "  k%d: v\n", i }' >big-map.yaml
+  check out-of-memory-reading 20 100 2 \
+    "trainer: error: big-map.yaml: out of memory while reading it (one stream may hold 268435456 bytes and 1000000 values)" \
+    -- render big-map.yaml
+fi
+
 # Links that meet again without a loop: each level's folder links twice to the next, 2^24 paths to
 # the job at the bottom. Each real folder is walked once; the job renders once.
 mkdir dag

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <new>
 #include <optional>
 #include <set>
 #include <system_error>
@@ -252,7 +253,20 @@ class Loader {
   // Reads a file or standard input and loads each document as soon as it is parsed. A stream that
   // turns out malformed reports that problem alone: what its earlier documents said is dropped, as
   // their objects are.
+  // Reads and loads one source. Running out of memory there ends the load with an error naming
+  // the source and the limits that bound one (trainer(1), INPUT LIMITS).
   void LoadSource(const Source& source) {
+    try {
+      LoadSourceText(source);
+    } catch (const std::bad_alloc&) {
+      inputs_.current_source = nullptr;
+      const ReadLimits limits;
+      throw Error(fmt::format("{}: out of memory while reading it (one stream may hold {} bytes and {} values)",
+                              *source.name, limits.max_bytes, limits.max_values));
+    }
+  }
+
+  void LoadSourceText(const Source& source) {
     std::string content;
     try {
       content = Read(source);

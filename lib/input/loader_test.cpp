@@ -736,3 +736,23 @@ TEST_CASE("a second TrainJob of the same namespace and name is refused with both
 }
 
 }  // namespace trainer
+
+namespace trainer {
+
+TEST_CASE("running out of memory while reading a file is an error naming the file and the limits") {
+  class HungryFileSystem : public testing::FakeFileSystem {
+   public:
+    std::string ReadFile(const std::string& path) override {
+      if (path == "big.yaml") throw std::bad_alloc();
+      return FakeFileSystem::ReadFile(path);
+    }
+  } fs;
+  fs.files["rt.yaml"] = kRuntime;
+  fs.files["big.yaml"] = kJob;
+  LoadOptions options;
+  options.paths = {"rt.yaml", "big.yaml"};
+  CHECK(Errors(options, fs) ==
+        "big.yaml: out of memory while reading it (one stream may hold 268435456 bytes and 1000000 values)");
+}
+
+}  // namespace trainer

@@ -1,7 +1,7 @@
 // libFuzzer target for the paths that read untrusted input: the loader (YAML reader, typed decode,
-// CRD defaults), `trainer render` in both image modes and both output formats, --explain, the
-// legacy/current comparison of `trainer diff --legacy`, and `trainer diff FROM TO` on the input
-// and on the rendered output. Build and run: fuzz/README.md.
+// CRD defaults), `trainer render` under each --validate mode, in both image modes and both output
+// formats, --explain, the legacy/current comparison of `trainer diff --legacy`, and `trainer diff
+// FROM TO` on the input and on the rendered output. Build and run: fuzz/README.md.
 //
 // trainer::Error is the expected way to reject an input. Anything else (a crash, a sanitizer
 // report, another exception, a rendered output that does not read back as what was written) is a
@@ -26,6 +26,7 @@
 namespace {
 
 using trainer::FileSystem;
+using trainer::ValidationMode;
 
 // One in-memory file, "input.yaml", that the loader reads as a path argument.
 class OneFileSystem : public FileSystem {
@@ -48,42 +49,50 @@ class OneFileSystem : public FileSystem {
   std::abort();
 }
 
+// The trees of a YAML stream trainer wrote; a stream that does not read back is a finding.
+std::vector<trainer::Tree> ReadBack(const std::string& text, const char* what) {
+  static const std::string kName = "rendered.yaml";
+  try {
+    return trainer::ReadYamlStream(text, &kName);
+  } catch (const trainer::Error& e) {
+    Finding(what, std::string(e.what()) + "\n" + text);
+  }
+}
+
 // The rendered YAML must read back as the objects that were written.
 void CheckReadsBack(const std::vector<trainer::RenderedJob>& jobs) {
-  static const std::string kName = "rendered.yaml";
   for (const auto& job : jobs) {
     for (const trainer::Tree& object : job.objects) {
       std::string yaml;
       trainer::WriteYaml(object, yaml);
-      std::vector<trainer::Tree> back;
-      try {
-        back = trainer::ReadYamlStream(yaml, &kName);
-      } catch (const trainer::Error& e) {
-        Finding("rendered YAML does not read back", std::string(e.what()) + "\n" + yaml);
-      }
+      std::vector<trainer::Tree> back = ReadBack(yaml, "rendered YAML does not read back");
       if (back.size() != 1 || back[0] != object) Finding("rendered YAML reads back as something else", yaml);
       std::string json;
       trainer::WriteJson(object, json);
-      try {
-        back = trainer::ReadYamlStream(json, &kName);
-      } catch (const trainer::Error& e) {
-        Finding("rendered JSON does not read back", std::string(e.what()) + "\n" + json);
-      }
+      back = ReadBack(json, "rendered JSON does not read back");
       if (back.size() != 1 || back[0] != object) Finding("rendered JSON reads back as something else", json);
     }
   }
 }
 
-// `trainer render`'s streaming path (each TrainJob rendered as it loads) must print what loading
-// everything first and then rendering prints: `expected` is that text, or nothing when that failed.
-void CheckStreamingRender(const std::string& content, const std::optional<std::string>& expected) {
-  OneFileSystem fs(content);
+trainer::RenderRequest Request(ValidationMode validate) {
   trainer::RenderRequest request;
   request.load.paths = {OneFileSystem::kPath};
+  request.load.validate = request.render.validate = validate;
+  return request;
+}
+
+// `trainer render`'s streaming path (each TrainJob rendered as it loads) must print what loading
+// everything first and then rendering prints: `expected` is that text, or nothing when that failed.
+// The printed stream, `# Source:` comments included, must read back as exactly `objects`: a name
+// that ends a comment would add or change documents.
+void CheckStreamingRender(const std::string& content, ValidationMode validate, const std::optional<std::string>& expected,
+                          const std::vector<trainer::Tree>& objects = {}) {
+  OneFileSystem fs(content);
   std::optional<std::string> streamed;
   try {
     trainer::StringSink sink;
-    trainer::RenderTo(request, fs, sink);
+    trainer::RenderTo(Request(validate), fs, sink);
     streamed = sink.text();
   } catch (const trainer::Error&) {
   }
@@ -92,54 +101,66 @@ void CheckStreamingRender(const std::string& content, const std::optional<std::s
                      : "the streaming render fails where loading first succeeds",
             streamed.value_or(expected.value_or("")));
   }
-  if (streamed && *streamed != *expected) {
-    Finding("the streaming render prints something else", *streamed + "\n----\n" + *expected);
+  if (!streamed) return;
+  if (*streamed != *expected) Finding("the streaming render prints something else", *streamed + "\n----\n" + *expected);
+  if (ReadBack(*streamed, "the rendered stream does not read back") != objects) {
+    Finding("the rendered stream reads back as other documents than the objects rendered", *streamed);
   }
 }
 
-void FuzzRender(const std::string& content) {
+void FuzzRender(const std::string& content, ValidationMode validate) {
   OneFileSystem fs(content);
   trainer::LoadOptions load;
   load.paths = {OneFileSystem::kPath};
+  load.validate = validate;
   trainer::Inputs inputs;
   try {
     inputs = trainer::Load(load, fs);
     inputs.Checkpoint();
   } catch (const trainer::Error&) {
-    CheckStreamingRender(content, std::nullopt);
+    CheckStreamingRender(content, validate, std::nullopt);
     return;
   }
   trainer::RenderOptions current;
-  trainer::RenderOptions legacy;
+  current.validate = validate;
+  trainer::RenderOptions legacy = current;
   legacy.legacy_image = true;
   std::vector<trainer::RenderedJob> current_jobs;
   std::vector<trainer::RenderedJob> legacy_jobs;
   try {
     current_jobs = trainer::RenderJobs(inputs, current);
   } catch (const trainer::Error&) {
-    CheckStreamingRender(content, std::nullopt);
+    CheckStreamingRender(content, validate, std::nullopt);
     return;
   }
   CheckReadsBack(current_jobs);
-  std::string expected;
+  std::vector<std::string> texts;  // each object as `trainer render` prints it
+  std::vector<trainer::Tree> objects;
   for (const auto& job : current_jobs) {
     for (const trainer::Tree& object : job.objects) {
-      expected += "---\n" + trainer::SourceComment(*job.job, *job.runtime);
-      trainer::WriteYaml(object, expected);
+      std::string text = "---\n" + trainer::SourceComment(*job.job, *job.runtime);
+      trainer::WriteYaml(object, text);
+      texts.push_back(std::move(text));
+      objects.push_back(object);
     }
   }
-  CheckStreamingRender(content, expected);
+  std::string expected;
+  for (const std::string& text : texts) expected += text;
+  CheckStreamingRender(content, validate, expected, objects);
   try {
     legacy_jobs = trainer::RenderJobs(inputs, legacy);
   } catch (const trainer::Error&) {
     return;
   }
 
+  // --explain's comments are escaped as the Source comment is: the text reads back as the object.
   for (const auto& job : current_jobs) {
     trainer::Explain explain = trainer::OriginExplainer(*job.job, *job.runtime);
     for (const trainer::Tree& object : job.objects) {
       std::string yaml = trainer::SourceComment(*job.job, *job.runtime);
       trainer::WriteYaml(object, yaml, &explain);
+      std::vector<trainer::Tree> back = ReadBack(yaml, "YAML rendered with --explain does not read back");
+      if (back.size() != 1 || back[0] != object) Finding("YAML rendered with --explain reads back as something else", yaml);
     }
   }
 
@@ -180,7 +201,9 @@ void FuzzDiffStreams(const std::string& content) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string content(reinterpret_cast<const char*>(data), size);
-  FuzzRender(content);
+  for (ValidationMode validate : {ValidationMode::kStrict, ValidationMode::kWarn, ValidationMode::kIgnore}) {
+    FuzzRender(content, validate);
+  }
   FuzzDiffStreams(content);
   return 0;
 }

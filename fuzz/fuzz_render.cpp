@@ -1,25 +1,36 @@
 // libFuzzer target for the paths that read untrusted input: the loader (YAML reader, typed decode,
-// CRD defaults), `trainer render` under each --validate mode, in both image modes and both output
-// formats, --explain, the legacy/current comparison of `trainer diff --legacy`, and `trainer diff
-// FROM TO` on the input and on the rendered output. Build and run: fuzz/README.md.
+// CRD defaults), `trainer render` under each --validate mode, in both image modes, both output
+// formats and --output-dir, --explain, the legacy/current comparison of `trainer diff --legacy`,
+// and `trainer diff FROM TO` on the input and on the rendered output. Build and run:
+// fuzz/README.md.
 //
 // trainer::Error is the expected way to reject an input. Anything else (a crash, a sanitizer
-// report, another exception, a rendered output that does not read back as what was written) is a
-// finding.
+// report, another exception, a rendered output that does not read back as what was written, a
+// file written outside the --output-dir folder or left behind) is a finding.
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include <stdlib.h>  // mkdtemp
+
+#include "app/output_dir.h"
 #include "diff/report.h"
 #include "diff/stream.h"
 #include "input/loader.h"
 #include "render/render.h"
 #include "util/error.h"
+#include "util/staged_files.h"
 #include "yaml/reader.h"
 #include "yaml/writer.h"
 
@@ -44,8 +55,15 @@ class OneFileSystem : public FileSystem {
   std::string content_;
 };
 
+std::string scratch_parent;  // holds the one scratch folder of the input being run, and nothing else
+
 [[noreturn]] void Finding(const char* what, const std::string& detail) {
   std::fprintf(stderr, "fuzz_render: %s\n%s\n", what, detail.c_str());
+  // The scratch folders stay for a look when --output-dir wrote something, and go when empty.
+  std::error_code ignored;
+  if (!scratch_parent.empty() && !std::filesystem::remove(scratch_parent, ignored)) {
+    std::fprintf(stderr, "fuzz_render: the --output-dir scratch folders are in %s\n", scratch_parent.c_str());
+  }
   std::abort();
 }
 
@@ -108,6 +126,89 @@ void CheckStreamingRender(const std::string& content, ValidationMode validate, c
   }
 }
 
+// DirSink, checking each file name before it is written: a plain name, so that it lands directly
+// in the folder. It notes a second object of one file name (two TrainJobs of one name render two
+// JobSets of one name), which DirSink refuses as trainer(1) says.
+class CheckedDirSink : public trainer::app::DirSink {
+ public:
+  using DirSink::DirSink;
+  void File(const std::string& name, std::string_view yaml) override {
+    if (name.empty() || name == "." || name == ".." || name.find_first_of(std::string_view("/\0", 2)) != std::string::npos) {
+      Finding("--output-dir is given a file name that is no plain name", name);
+    }
+    duplicate_ = duplicate_ || !names_.insert(name).second;
+    DirSink::File(name, yaml);
+  }
+  bool duplicate() const { return duplicate_; }
+
+ private:
+  std::set<std::string> names_;
+  bool duplicate_ = false;
+};
+
+std::string Names(const std::filesystem::path& dir) {
+  std::string names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) names += entry.path().filename().string() + "\n";
+  return names;
+}
+
+// `trainer render --output-dir` through the real file-writing code, into a new scratch folder: on
+// success the folder holds one file per object, each holding `expected`'s text for it (nothing when
+// the render to stdout failed), every file directly in it and no temporary file left; on failure it
+// holds nothing. Nothing may appear beside the scratch folder.
+void CheckOutputDir(const std::string& content, ValidationMode validate,
+                    const std::optional<std::vector<std::string>>& expected) {
+  std::string scratch = scratch_parent + "/input-XXXXXX";
+  if (mkdtemp(scratch.data()) == nullptr) Finding("cannot make a scratch folder", std::strerror(errno));
+  const std::filesystem::path out = scratch + "/out";
+  bool rendered = false;
+  {
+    OneFileSystem fs(content);
+    auto writer = trainer::NewRealFileWriter();
+    CheckedDirSink sink(out.string(), *writer);
+    try {
+      trainer::RenderTo(Request(validate), fs, sink);
+      rendered = true;
+    } catch (const trainer::Error&) {
+    } catch (const trainer::app::OutputDirError& e) {
+      if (!sink.duplicate()) Finding("--output-dir cannot write a file into an empty folder", e.what());
+    }
+    if (rendered) {
+      try {
+        sink.Commit();
+      } catch (const trainer::Error& e) {
+        Finding("--output-dir cannot rename its files into an empty folder", e.what());
+      }
+    }
+  }
+  if (rendered && !expected) Finding("--output-dir renders where the render to stdout fails", content);
+
+  const std::string beside = Names(scratch_parent);
+  if (beside != std::filesystem::path(scratch).filename().string() + "\n") {
+    Finding("a file appeared beside the --output-dir folder's parent", beside);
+  }
+  const std::string in_scratch = Names(scratch);
+  if (!in_scratch.empty() && in_scratch != "out\n") Finding("a file appeared beside the --output-dir folder", in_scratch);
+  if (!rendered && !in_scratch.empty()) Finding("a failed --output-dir render left its folder behind", Names(out));
+  std::multiset<std::string> left;
+  if (rendered) left.insert(expected->begin(), expected->end());
+  if (!in_scratch.empty()) {
+    if (std::filesystem::is_symlink(out) || !std::filesystem::is_directory(out)) Finding("--output-dir is no folder", out.string());
+    for (const auto& entry : std::filesystem::directory_iterator(out)) {
+      const std::string name = entry.path().filename().string();
+      if (trainer::IsTemporaryName(name)) Finding("--output-dir left a temporary file behind", name);
+      if (!entry.is_regular_file() || entry.is_symlink()) Finding("--output-dir holds something else than a file", name);
+      std::ifstream file(entry.path(), std::ios::binary);
+      const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+      auto it = left.find(text);
+      if (it == left.end()) Finding("--output-dir holds a file that is no rendered object's", name + "\n" + text);
+      left.erase(it);
+    }
+  }
+  if (!left.empty()) Finding("--output-dir lacks the file of a rendered object", *left.begin());
+  std::filesystem::remove_all(scratch);
+}
+
 void FuzzRender(const std::string& content, ValidationMode validate) {
   OneFileSystem fs(content);
   trainer::LoadOptions load;
@@ -119,6 +220,7 @@ void FuzzRender(const std::string& content, ValidationMode validate) {
     inputs.Checkpoint();
   } catch (const trainer::Error&) {
     CheckStreamingRender(content, validate, std::nullopt);
+    CheckOutputDir(content, validate, std::nullopt);
     return;
   }
   trainer::RenderOptions current;
@@ -131,6 +233,7 @@ void FuzzRender(const std::string& content, ValidationMode validate) {
     current_jobs = trainer::RenderJobs(inputs, current);
   } catch (const trainer::Error&) {
     CheckStreamingRender(content, validate, std::nullopt);
+    CheckOutputDir(content, validate, std::nullopt);
     return;
   }
   CheckReadsBack(current_jobs);
@@ -147,6 +250,7 @@ void FuzzRender(const std::string& content, ValidationMode validate) {
   std::string expected;
   for (const std::string& text : texts) expected += text;
   CheckStreamingRender(content, validate, expected, objects);
+  CheckOutputDir(content, validate, texts);
   try {
     legacy_jobs = trainer::RenderJobs(inputs, legacy);
   } catch (const trainer::Error&) {
@@ -198,6 +302,17 @@ void FuzzDiffStreams(const std::string& content) {
 }
 
 }  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  // A folder of this process's own: another program's files in /tmp cannot pass for findings.
+  scratch_parent = (std::filesystem::temp_directory_path() / "fuzz_render-XXXXXX").string();
+  if (mkdtemp(scratch_parent.data()) == nullptr) Finding("cannot make a scratch folder", std::strerror(errno));
+  std::atexit([] {
+    std::error_code ignored;
+    std::filesystem::remove(scratch_parent, ignored);
+  });  // empty unless a finding stopped the run
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string content(reinterpret_cast<const char*>(data), size);

@@ -1,8 +1,8 @@
 // libFuzzer target for the paths that read untrusted input: the loader (YAML reader, typed decode,
 // CRD defaults), `trainer render` under each --validate mode, in both image modes, both output
 // formats and --output-dir, --explain, the legacy/current comparison of `trainer diff --legacy`,
-// and `trainer diff FROM TO` on the input and on the rendered output. Build and run:
-// fuzz/README.md.
+// and `trainer diff FROM TO` on the input and on the rendered output. TRAINER_FUZZ_MODE=growth
+// runs fewer paths, for large inputs under a time budget. Build and run: fuzz/README.md.
 //
 // trainer::Error is the expected way to reject an input. Anything else (a crash, a sanitizer
 // report, another exception, a rendered output that does not read back as what was written, a
@@ -55,6 +55,16 @@ class OneFileSystem : public FileSystem {
   std::string content_;
 };
 
+// Which paths run, set once from TRAINER_FUZZ_MODE. Growth mode is for large inputs under a time
+// budget (fuzz/README.md): --validate=warn only, which runs every check and still renders what
+// they find, and no --output-dir, whose cost is the file system's, so that the budget goes to the
+// code whose cost grows with the input.
+struct Mode {
+  std::vector<ValidationMode> validate{ValidationMode::kStrict, ValidationMode::kWarn, ValidationMode::kIgnore};
+  bool output_dir = true;
+};
+
+Mode mode;
 std::string scratch_parent;  // holds the one scratch folder of the input being run, and nothing else
 
 [[noreturn]] void Finding(const char* what, const std::string& detail) {
@@ -220,7 +230,7 @@ void FuzzRender(const std::string& content, ValidationMode validate) {
     inputs.Checkpoint();
   } catch (const trainer::Error&) {
     CheckStreamingRender(content, validate, std::nullopt);
-    CheckOutputDir(content, validate, std::nullopt);
+    if (mode.output_dir) CheckOutputDir(content, validate, std::nullopt);
     return;
   }
   trainer::RenderOptions current;
@@ -233,7 +243,7 @@ void FuzzRender(const std::string& content, ValidationMode validate) {
     current_jobs = trainer::RenderJobs(inputs, current);
   } catch (const trainer::Error&) {
     CheckStreamingRender(content, validate, std::nullopt);
-    CheckOutputDir(content, validate, std::nullopt);
+    if (mode.output_dir) CheckOutputDir(content, validate, std::nullopt);
     return;
   }
   CheckReadsBack(current_jobs);
@@ -250,7 +260,7 @@ void FuzzRender(const std::string& content, ValidationMode validate) {
   std::string expected;
   for (const std::string& text : texts) expected += text;
   CheckStreamingRender(content, validate, expected, objects);
-  CheckOutputDir(content, validate, texts);
+  if (mode.output_dir) CheckOutputDir(content, validate, texts);
   try {
     legacy_jobs = trainer::RenderJobs(inputs, legacy);
   } catch (const trainer::Error&) {
@@ -304,21 +314,29 @@ void FuzzDiffStreams(const std::string& content) {
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  // A folder of this process's own: another program's files in /tmp cannot pass for findings.
-  scratch_parent = (std::filesystem::temp_directory_path() / "fuzz_render-XXXXXX").string();
-  if (mkdtemp(scratch_parent.data()) == nullptr) Finding("cannot make a scratch folder", std::strerror(errno));
-  std::atexit([] {
-    std::error_code ignored;
-    std::filesystem::remove(scratch_parent, ignored);
-  });  // empty unless a finding stopped the run
+  const char* name = std::getenv("TRAINER_FUZZ_MODE");
+  const std::string_view value = name ? name : "";
+  if (value == "growth") {
+    mode.validate = {ValidationMode::kWarn};
+    mode.output_dir = false;
+  } else if (!value.empty()) {
+    Finding("TRAINER_FUZZ_MODE must be unset or growth", std::string(value));
+  }
+  if (mode.output_dir) {
+    // A folder of this process's own: another program's files in /tmp cannot pass for findings.
+    scratch_parent = (std::filesystem::temp_directory_path() / "fuzz_render-XXXXXX").string();
+    if (mkdtemp(scratch_parent.data()) == nullptr) Finding("cannot make a scratch folder", std::strerror(errno));
+    std::atexit([] {
+      std::error_code ignored;
+      std::filesystem::remove(scratch_parent, ignored);
+    });  // empty unless a finding stopped the run
+  }
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string content(reinterpret_cast<const char*>(data), size);
-  for (ValidationMode validate : {ValidationMode::kStrict, ValidationMode::kWarn, ValidationMode::kIgnore}) {
-    FuzzRender(content, validate);
-  }
+  for (ValidationMode validate : mode.validate) FuzzRender(content, validate);
   FuzzDiffStreams(content);
   return 0;
 }

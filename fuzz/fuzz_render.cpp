@@ -7,6 +7,8 @@
 // trainer::Error is the expected way to reject an input. Anything else (a crash, a sanitizer
 // report, another exception, a rendered output that does not read back as what was written, a
 // file written outside the --output-dir folder or left behind) is a finding.
+#include <stdlib.h>  // mkdtemp
+
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -21,8 +23,6 @@
 #include <set>
 #include <string>
 #include <vector>
-
-#include <stdlib.h>  // mkdtemp
 
 #include "app/output_dir.h"
 #include "diff/report.h"
@@ -114,8 +114,8 @@ trainer::RenderRequest Request(ValidationMode validate) {
 // everything first and then rendering prints: `expected` is that text, or nothing when that failed.
 // The printed stream, `# Source:` comments included, must read back as exactly `objects`: a name
 // that ends a comment would add or change documents.
-void CheckStreamingRender(const std::string& content, ValidationMode validate, const std::optional<std::string>& expected,
-                          const std::vector<trainer::Tree>& objects = {}) {
+void CheckStreamingRender(const std::string& content, ValidationMode validate,
+                          const std::optional<std::string>& expected, const std::vector<trainer::Tree>& objects = {}) {
   OneFileSystem fs(content);
   std::optional<std::string> streamed;
   try {
@@ -143,7 +143,8 @@ class CheckedDirSink : public trainer::app::DirSink {
  public:
   using DirSink::DirSink;
   void File(const std::string& name, std::string_view yaml) override {
-    if (name.empty() || name == "." || name == ".." || name.find_first_of(std::string_view("/\0", 2)) != std::string::npos) {
+    if (name.empty() || name == "." || name == ".." ||
+        name.find_first_of(std::string_view("/\0", 2)) != std::string::npos) {
       Finding("--output-dir is given a file name that is no plain name", name);
     }
     duplicate_ = duplicate_ || !names_.insert(name).second;
@@ -198,16 +199,22 @@ void CheckOutputDir(const std::string& content, ValidationMode validate,
     Finding("a file appeared beside the --output-dir folder's parent", beside);
   }
   const std::string in_scratch = Names(scratch);
-  if (!in_scratch.empty() && in_scratch != "out\n") Finding("a file appeared beside the --output-dir folder", in_scratch);
+  if (!in_scratch.empty() && in_scratch != "out\n") {
+    Finding("a file appeared beside the --output-dir folder", in_scratch);
+  }
   if (!rendered && !in_scratch.empty()) Finding("a failed --output-dir render left its folder behind", Names(out));
   std::multiset<std::string> left;
   if (rendered) left.insert(expected->begin(), expected->end());
   if (!in_scratch.empty()) {
-    if (std::filesystem::is_symlink(out) || !std::filesystem::is_directory(out)) Finding("--output-dir is no folder", out.string());
+    if (std::filesystem::is_symlink(out) || !std::filesystem::is_directory(out)) {
+      Finding("--output-dir is no folder", out.string());
+    }
     for (const auto& entry : std::filesystem::directory_iterator(out)) {
       const std::string name = entry.path().filename().string();
       if (trainer::IsTemporaryName(name)) Finding("--output-dir left a temporary file behind", name);
-      if (!entry.is_regular_file() || entry.is_symlink()) Finding("--output-dir holds something else than a file", name);
+      if (!entry.is_regular_file() || entry.is_symlink()) {
+        Finding("--output-dir holds something else than a file", name);
+      }
       std::ifstream file(entry.path(), std::ios::binary);
       const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
       auto it = left.find(text);
@@ -274,7 +281,9 @@ void FuzzRender(const std::string& content, ValidationMode validate) {
       std::string yaml = trainer::SourceComment(*job.job, *job.runtime);
       trainer::WriteYaml(object, yaml, &explain);
       std::vector<trainer::Tree> back = ReadBack(yaml, "YAML rendered with --explain does not read back");
-      if (back.size() != 1 || back[0] != object) Finding("YAML rendered with --explain reads back as something else", yaml);
+      if (back.size() != 1 || back[0] != object) {
+        Finding("YAML rendered with --explain reads back as something else", yaml);
+      }
     }
   }
 

@@ -1,31 +1,43 @@
 // libFuzzer target for the paths that read untrusted input: the loader (YAML reader, typed decode,
-// CRD defaults), `trainer render` in both image modes and both output formats, --explain, the
-// legacy/current comparison of `trainer diff --legacy`, and `trainer diff FROM TO` on the input
-// and on the rendered output. Build and run: fuzz/README.md.
+// CRD defaults), `trainer render` under each --validate mode, in both image modes, both output
+// formats and --output-dir, --explain, the legacy/current comparison of `trainer diff --legacy`,
+// and `trainer diff FROM TO` on the input and on the rendered output. TRAINER_FUZZ_MODE=growth
+// runs fewer paths, for large inputs under a time budget. Build and run: fuzz/README.md.
 //
 // trainer::Error is the expected way to reject an input. Anything else (a crash, a sanitizer
-// report, another exception, a rendered output that does not read back as what was written) is a
-// finding.
+// report, another exception, a rendered output that does not read back as what was written, a
+// file written outside the --output-dir folder or left behind) is a finding.
+#include <stdlib.h>  // mkdtemp
+
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "app/output_dir.h"
 #include "diff/report.h"
 #include "diff/stream.h"
 #include "input/loader.h"
 #include "render/render.h"
 #include "util/error.h"
+#include "util/staged_files.h"
 #include "yaml/reader.h"
 #include "yaml/writer.h"
 
 namespace {
 
 using trainer::FileSystem;
+using trainer::ValidationMode;
 
 // One in-memory file, "input.yaml", that the loader reads as a path argument.
 class OneFileSystem : public FileSystem {
@@ -43,47 +55,72 @@ class OneFileSystem : public FileSystem {
   std::string content_;
 };
 
+// Which paths run, set once from TRAINER_FUZZ_MODE. Growth mode is for large inputs under a time
+// budget (fuzz/README.md): --validate=warn only, which runs every check and still renders what
+// they find, and no --output-dir, whose cost is the file system's, so that the budget goes to the
+// code whose cost grows with the input.
+struct Mode {
+  std::vector<ValidationMode> validate{ValidationMode::kStrict, ValidationMode::kWarn, ValidationMode::kIgnore};
+  bool output_dir = true;
+};
+
+Mode mode;
+std::string scratch_parent;  // holds the one scratch folder of the input being run, and nothing else
+
 [[noreturn]] void Finding(const char* what, const std::string& detail) {
   std::fprintf(stderr, "fuzz_render: %s\n%s\n", what, detail.c_str());
+  // The scratch folders stay for a look when --output-dir wrote something, and go when empty.
+  std::error_code ignored;
+  if (!scratch_parent.empty() && !std::filesystem::remove(scratch_parent, ignored)) {
+    std::fprintf(stderr, "fuzz_render: the --output-dir scratch folders are in %s\n", scratch_parent.c_str());
+  }
   std::abort();
+}
+
+// The trees of a YAML stream trainer wrote; a stream that does not read back is a finding.
+std::vector<trainer::Tree> ReadBack(const std::string& text, const char* what) {
+  static const std::string kName = "rendered.yaml";
+  try {
+    return trainer::ReadYamlStream(text, &kName);
+  } catch (const trainer::Error& e) {
+    Finding(what, std::string(e.what()) + "\n" + text);
+  }
 }
 
 // The rendered YAML must read back as the objects that were written.
 void CheckReadsBack(const std::vector<trainer::RenderedJob>& jobs) {
-  static const std::string kName = "rendered.yaml";
   for (const auto& job : jobs) {
     for (const trainer::Tree& object : job.objects) {
       std::string yaml;
       trainer::WriteYaml(object, yaml);
-      std::vector<trainer::Tree> back;
-      try {
-        back = trainer::ReadYamlStream(yaml, &kName);
-      } catch (const trainer::Error& e) {
-        Finding("rendered YAML does not read back", std::string(e.what()) + "\n" + yaml);
-      }
+      std::vector<trainer::Tree> back = ReadBack(yaml, "rendered YAML does not read back");
       if (back.size() != 1 || back[0] != object) Finding("rendered YAML reads back as something else", yaml);
       std::string json;
       trainer::WriteJson(object, json);
-      try {
-        back = trainer::ReadYamlStream(json, &kName);
-      } catch (const trainer::Error& e) {
-        Finding("rendered JSON does not read back", std::string(e.what()) + "\n" + json);
-      }
+      back = ReadBack(json, "rendered JSON does not read back");
       if (back.size() != 1 || back[0] != object) Finding("rendered JSON reads back as something else", json);
     }
   }
 }
 
-// `trainer render`'s streaming path (each TrainJob rendered as it loads) must print what loading
-// everything first and then rendering prints: `expected` is that text, or nothing when that failed.
-void CheckStreamingRender(const std::string& content, const std::optional<std::string>& expected) {
-  OneFileSystem fs(content);
+trainer::RenderRequest Request(ValidationMode validate) {
   trainer::RenderRequest request;
   request.load.paths = {OneFileSystem::kPath};
+  request.load.validate = request.render.validate = validate;
+  return request;
+}
+
+// `trainer render`'s streaming path (each TrainJob rendered as it loads) must print what loading
+// everything first and then rendering prints: `expected` is that text, or nothing when that failed.
+// The printed stream, `# Source:` comments included, must read back as exactly `objects`: a name
+// that ends a comment would add or change documents.
+void CheckStreamingRender(const std::string& content, ValidationMode validate,
+                          const std::optional<std::string>& expected, const std::vector<trainer::Tree>& objects = {}) {
+  OneFileSystem fs(content);
   std::optional<std::string> streamed;
   try {
     trainer::StringSink sink;
-    trainer::RenderTo(request, fs, sink);
+    trainer::RenderTo(Request(validate), fs, sink);
     streamed = sink.text();
   } catch (const trainer::Error&) {
   }
@@ -92,54 +129,161 @@ void CheckStreamingRender(const std::string& content, const std::optional<std::s
                      : "the streaming render fails where loading first succeeds",
             streamed.value_or(expected.value_or("")));
   }
-  if (streamed && *streamed != *expected) {
-    Finding("the streaming render prints something else", *streamed + "\n----\n" + *expected);
+  if (!streamed) return;
+  if (*streamed != *expected) Finding("the streaming render prints something else", *streamed + "\n----\n" + *expected);
+  if (ReadBack(*streamed, "the rendered stream does not read back") != objects) {
+    Finding("the rendered stream reads back as other documents than the objects rendered", *streamed);
   }
 }
 
-void FuzzRender(const std::string& content) {
+// DirSink, checking each file name before it is written: a plain name, so that it lands directly
+// in the folder. It notes a second object of one file name (two TrainJobs of one name render two
+// JobSets of one name), which DirSink refuses as trainer(1) says.
+class CheckedDirSink : public trainer::app::DirSink {
+ public:
+  using DirSink::DirSink;
+  void File(const std::string& name, std::string_view yaml) override {
+    if (name.empty() || name == "." || name == ".." ||
+        name.find_first_of(std::string_view("/\0", 2)) != std::string::npos) {
+      Finding("--output-dir is given a file name that is no plain name", name);
+    }
+    duplicate_ = duplicate_ || !names_.insert(name).second;
+    DirSink::File(name, yaml);
+  }
+  bool duplicate() const { return duplicate_; }
+
+ private:
+  std::set<std::string> names_;
+  bool duplicate_ = false;
+};
+
+std::string Names(const std::filesystem::path& dir) {
+  std::string names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) names += entry.path().filename().string() + "\n";
+  return names;
+}
+
+// `trainer render --output-dir` through the real file-writing code, into a new scratch folder: on
+// success the folder holds one file per object, each holding `expected`'s text for it (nothing when
+// the render to stdout failed), every file directly in it and no temporary file left; on failure it
+// holds nothing. Nothing may appear beside the scratch folder.
+void CheckOutputDir(const std::string& content, ValidationMode validate,
+                    const std::optional<std::vector<std::string>>& expected) {
+  std::string scratch = scratch_parent + "/input-XXXXXX";
+  if (mkdtemp(scratch.data()) == nullptr) Finding("cannot make a scratch folder", std::strerror(errno));
+  const std::filesystem::path out = scratch + "/out";
+  bool rendered = false;
+  {
+    OneFileSystem fs(content);
+    auto writer = trainer::NewRealFileWriter();
+    CheckedDirSink sink(out.string(), *writer);
+    try {
+      trainer::RenderTo(Request(validate), fs, sink);
+      rendered = true;
+    } catch (const trainer::Error&) {
+    } catch (const trainer::app::OutputDirError& e) {
+      if (!sink.duplicate()) Finding("--output-dir cannot write a file into an empty folder", e.what());
+    }
+    if (rendered) {
+      try {
+        sink.Commit();
+      } catch (const trainer::Error& e) {
+        Finding("--output-dir cannot rename its files into an empty folder", e.what());
+      }
+    }
+  }
+  if (rendered && !expected) Finding("--output-dir renders where the render to stdout fails", content);
+
+  const std::string beside = Names(scratch_parent);
+  if (beside != std::filesystem::path(scratch).filename().string() + "\n") {
+    Finding("a file appeared beside the --output-dir folder's parent", beside);
+  }
+  const std::string in_scratch = Names(scratch);
+  if (!in_scratch.empty() && in_scratch != "out\n") {
+    Finding("a file appeared beside the --output-dir folder", in_scratch);
+  }
+  if (!rendered && !in_scratch.empty()) Finding("a failed --output-dir render left its folder behind", Names(out));
+  std::multiset<std::string> left;
+  if (rendered) left.insert(expected->begin(), expected->end());
+  if (!in_scratch.empty()) {
+    if (std::filesystem::is_symlink(out) || !std::filesystem::is_directory(out)) {
+      Finding("--output-dir is no folder", out.string());
+    }
+    for (const auto& entry : std::filesystem::directory_iterator(out)) {
+      const std::string name = entry.path().filename().string();
+      if (trainer::IsTemporaryName(name)) Finding("--output-dir left a temporary file behind", name);
+      if (!entry.is_regular_file() || entry.is_symlink()) {
+        Finding("--output-dir holds something else than a file", name);
+      }
+      std::ifstream file(entry.path(), std::ios::binary);
+      const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+      auto it = left.find(text);
+      if (it == left.end()) Finding("--output-dir holds a file that is no rendered object's", name + "\n" + text);
+      left.erase(it);
+    }
+  }
+  if (!left.empty()) Finding("--output-dir lacks the file of a rendered object", *left.begin());
+  std::filesystem::remove_all(scratch);
+}
+
+void FuzzRender(const std::string& content, ValidationMode validate) {
   OneFileSystem fs(content);
   trainer::LoadOptions load;
   load.paths = {OneFileSystem::kPath};
+  load.validate = validate;
   trainer::Inputs inputs;
   try {
     inputs = trainer::Load(load, fs);
     inputs.Checkpoint();
   } catch (const trainer::Error&) {
-    CheckStreamingRender(content, std::nullopt);
+    CheckStreamingRender(content, validate, std::nullopt);
+    if (mode.output_dir) CheckOutputDir(content, validate, std::nullopt);
     return;
   }
   trainer::RenderOptions current;
-  trainer::RenderOptions legacy;
+  current.validate = validate;
+  trainer::RenderOptions legacy = current;
   legacy.legacy_image = true;
   std::vector<trainer::RenderedJob> current_jobs;
   std::vector<trainer::RenderedJob> legacy_jobs;
   try {
     current_jobs = trainer::RenderJobs(inputs, current);
   } catch (const trainer::Error&) {
-    CheckStreamingRender(content, std::nullopt);
+    CheckStreamingRender(content, validate, std::nullopt);
+    if (mode.output_dir) CheckOutputDir(content, validate, std::nullopt);
     return;
   }
   CheckReadsBack(current_jobs);
-  std::string expected;
+  std::vector<std::string> texts;  // each object as `trainer render` prints it
+  std::vector<trainer::Tree> objects;
   for (const auto& job : current_jobs) {
     for (const trainer::Tree& object : job.objects) {
-      expected += "---\n" + trainer::SourceComment(*job.job, *job.runtime);
-      trainer::WriteYaml(object, expected);
+      std::string text = "---\n" + trainer::SourceComment(*job.job, *job.runtime);
+      trainer::WriteYaml(object, text);
+      texts.push_back(std::move(text));
+      objects.push_back(object);
     }
   }
-  CheckStreamingRender(content, expected);
+  std::string expected;
+  for (const std::string& text : texts) expected += text;
+  CheckStreamingRender(content, validate, expected, objects);
+  if (mode.output_dir) CheckOutputDir(content, validate, texts);
   try {
     legacy_jobs = trainer::RenderJobs(inputs, legacy);
   } catch (const trainer::Error&) {
     return;
   }
 
+  // --explain's comments are escaped as the Source comment is: the text reads back as the object.
   for (const auto& job : current_jobs) {
     trainer::Explain explain = trainer::OriginExplainer(*job.job, *job.runtime);
     for (const trainer::Tree& object : job.objects) {
       std::string yaml = trainer::SourceComment(*job.job, *job.runtime);
       trainer::WriteYaml(object, yaml, &explain);
+      std::vector<trainer::Tree> back = ReadBack(yaml, "YAML rendered with --explain does not read back");
+      if (back.size() != 1 || back[0] != object) {
+        Finding("YAML rendered with --explain reads back as something else", yaml);
+      }
     }
   }
 
@@ -178,9 +322,30 @@ void FuzzDiffStreams(const std::string& content) {
 
 }  // namespace
 
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  const char* name = std::getenv("TRAINER_FUZZ_MODE");
+  const std::string_view value = name ? name : "";
+  if (value == "growth") {
+    mode.validate = {ValidationMode::kWarn};
+    mode.output_dir = false;
+  } else if (!value.empty()) {
+    Finding("TRAINER_FUZZ_MODE must be unset or growth", std::string(value));
+  }
+  if (mode.output_dir) {
+    // A folder of this process's own: another program's files in /tmp cannot pass for findings.
+    scratch_parent = (std::filesystem::temp_directory_path() / "fuzz_render-XXXXXX").string();
+    if (mkdtemp(scratch_parent.data()) == nullptr) Finding("cannot make a scratch folder", std::strerror(errno));
+    std::atexit([] {
+      std::error_code ignored;
+      std::filesystem::remove(scratch_parent, ignored);
+    });  // empty unless a finding stopped the run
+  }
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string content(reinterpret_cast<const char*>(data), size);
-  FuzzRender(content);
+  for (ValidationMode validate : mode.validate) FuzzRender(content, validate);
   FuzzDiffStreams(content);
   return 0;
 }

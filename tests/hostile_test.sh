@@ -11,6 +11,7 @@ set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 
 trainer=$(realpath "$1")
+tests=$(realpath "$(dirname "$0")")
 factor=${HOSTILE_TIME_FACTOR:-1}
 # Not `ldd | grep -q`: grep -q leaves at its first match, and under pipefail the SIGPIPE that ldd
 # may then get fails the test of the whole pipeline.
@@ -219,37 +220,7 @@ check runtimes-5000-jobs-5000 15 600 0 "" -- render --quiet many-runtimes.yaml
 
 # numNodes asks for an MPI hostfile line per node: past the output size limit the render fails at
 # the numNodes, before the hostfile is built.
-mpi_runtime='apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: openmpi
-spec:
-  mlPolicy:
-    numNodes: 1
-    mpi:
-      numProcPerNode: 4
-  template:
-    spec:
-      replicatedJobs:
-        - name: launcher
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: mpi/launcher:1
-        - name: node
-          template:
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: mpi/worker:1'
+mpi_runtime=$(<"$tests/mpi_runtime.yaml")
 for nodes in 10000000 2147483647; do
   printf '%s\n---\n%s\nspec:\n  runtimeRef:\n    name: openmpi\n  trainer:\n    numNodes: %d\n' \
     "$mpi_runtime" "$trainjob_head" "$nodes" >mpi-nodes.yaml

@@ -181,38 +181,13 @@ TEST_CASE("--output-dir refuses a bad -n under every mode, though stdout output 
 
 namespace {
 
-constexpr const char* kMPIRuntime = R"(apiVersion: trainer.kubeflow.org/v1alpha1
-kind: ClusterTrainingRuntime
-metadata:
-  name: openmpi
-spec:
-  mlPolicy:
-    numNodes: 1
-    mpi:
-      numProcPerNode: 4
-  template:
-    spec:
-      replicatedJobs:
-        - name: launcher
-          template:
-            metadata:
-              labels:
-                trainer.kubeflow.org/trainjob-ancestor-step: trainer
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: mpi/launcher:1
-        - name: node
-          template:
-            spec:
-              template:
-                spec:
-                  containers:
-                    - name: node
-                      image: mpi/worker:1
-)";
+// An OpenMPI runtime: its hostfile has a line per node, so numNodes sizes the rendering.
+std::string MPIRuntime() {
+  std::ifstream in(TRAINER_SOURCE_DIR "/tests/mpi_runtime.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(!text.empty());
+  return text;
+}
 
 std::string MPIJob(const std::string& name, int num_nodes) {
   return "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: " + name +
@@ -233,7 +208,7 @@ std::string RenderError(testing::FakeFileSystem& fs, const RenderRequest& reques
 
 TEST_CASE("a render past the output size limit fails at the numNodes of the TrainJob that crossed it") {
   testing::FakeFileSystem fs;
-  fs.files["runtime.yaml"] = kMPIRuntime;
+  fs.files["runtime.yaml"] = MPIRuntime();
   fs.files["jobs.yaml"] = MPIJob("small", 2) + MPIJob("large", 3000) + MPIJob("after", 2);
   RenderRequest request;
   request.load.paths = {"runtime.yaml", "jobs.yaml"};
@@ -255,7 +230,7 @@ TEST_CASE("a render past the output size limit fails at the numNodes of the Trai
 TEST_CASE("an MPI hostfile stops growing past the output size limit") {
   // numNodes of a few bytes can ask for gigabytes of hostfile: the rendering fails instead.
   testing::FakeFileSystem fs;
-  fs.files["runtime.yaml"] = kMPIRuntime;
+  fs.files["runtime.yaml"] = MPIRuntime();
   fs.files["jobs.yaml"] = MPIJob("huge", 2'000'000'000);
   RenderRequest request;
   request.load.paths = {"runtime.yaml", "jobs.yaml"};
@@ -275,7 +250,7 @@ TEST_CASE("an MPI hostfile stops growing past the output size limit") {
 
 TEST_CASE("diff's renderings count against the output size limit each") {
   testing::FakeFileSystem fs;
-  fs.files["runtime.yaml"] = kMPIRuntime;
+  fs.files["runtime.yaml"] = MPIRuntime();
   fs.files["jobs.yaml"] = MPIJob("a", 2000);
   LoadOptions load;
   load.paths = {"runtime.yaml", "jobs.yaml"};

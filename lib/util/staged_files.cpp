@@ -28,6 +28,9 @@ std::vector<std::string>& Temporaries() {
   return *temporaries;
 }
 std::size_t live_temporaries = 0;
+// Every entry before this one is cleared: files are renamed or removed in the order they were
+// made, so that forgetting one does not scan all those forgotten before it.
+std::size_t first_live = 0;
 
 // Blocks SIGINT and SIGTERM while it lives.
 class SignalsBlocked {
@@ -50,10 +53,14 @@ class SignalsBlocked {
 // With signals blocked.
 void Forget(const std::string& path) {
   std::vector<std::string>& all = Temporaries();
-  for (std::string& t : all) {
-    if (t.size() != path.size() || t != path) continue;
-    t.clear();
-    if (--live_temporaries == 0) all.clear();
+  for (std::size_t i = first_live; i < all.size(); ++i) {
+    if (all[i] != path) continue;
+    all[i].clear();
+    if (--live_temporaries == 0) {
+      all.clear();
+      first_live = 0;
+    }
+    while (first_live < all.size() && all[first_live].empty()) ++first_live;
     return;
   }
 }

@@ -45,10 +45,20 @@ struct LoadOptions {
   bool names_in_file_names = false;
 };
 
+// A JobSet found in the inputs (a cluster dump holds them beside their TrainJobs): read as the
+// state of the cluster by `diff --legacy`, never rendered and never reported as skipped.
+struct JobSetState {
+  std::string namespace_;  // the default namespace when the document names none
+  std::string name;
+  bool suspended = false;  // spec.suspend is true
+  Origin origin;           // where the document starts
+};
+
 struct Inputs {
   std::deque<std::string> names;  // file names as given; Origins point into this
   std::vector<TrainJob> jobs;     // in input order
   std::vector<Runtime> runtimes;
+  std::vector<JobSetState> jobsets;  // in input order
   std::vector<std::string> notices;  // one line per skipped document
   std::vector<Diagnostic> warnings;  // what --validate=warn lets through, and deprecation warnings
   std::vector<Diagnostic> errors;    // the problems of the documents left out

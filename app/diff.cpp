@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <unordered_set>
 
 #include "app/commands.h"
 #include "app/trainer_files.h"
@@ -44,6 +45,8 @@ struct DiffFlags {
   std::vector<std::string> ignore;
   bool exit_zero = false;
   std::string color = "auto";
+  bool summary = false;        // --summary: the summary by runtime and the totals only
+  bool runtimes_only = false;  // --runtimes-only: probe each runtime instead of TrainJobs
   // The options that apply to --legacy only, to tell when they were given.
   std::vector<const CLI::Option*> legacy_only;
 };
@@ -137,6 +140,7 @@ int Finish(const Report& report, const DiffFlags& flags) {
   ReportOptions options;
   options.format = *ParseReportFormat(flags.output);
   options.context = static_cast<std::size_t>(flags.context);
+  options.summary_only = flags.summary;
   options.color =
       (options.format == ReportFormat::kHuman || options.format == ReportFormat::kUnified) && UseColor(flags.color);
   std::string out = FormatReport(report, options);
@@ -168,6 +172,9 @@ int RunDiff(const DiffFlags& flags) {
       usage.push_back(Diagnostic{{}, "", "", std::move(message)});
     }
   }
+  if (flags.summary && flags.output != "human" && flags.output != "json") {
+    usage.push_back(Diagnostic{{}, "", "", fmt::format("--summary applies to -o human and -o json, not -o {}", flags.output)});
+  }
   if (!usage.empty()) throw Error(std::move(usage));
 
   auto fs = NewRealFileSystem();
@@ -182,22 +189,35 @@ int RunDiff(const DiffFlags& flags) {
   LoadOptions load;
   load.paths = flags.skip_non_trainer ? KeepTrainerFiles(flags.paths, *fs) : flags.paths;
   load.runtime_paths = flags.skip_non_trainer ? KeepTrainerFiles(flags.runtimes, *fs) : flags.runtimes;
+  if (flags.runtimes_only) {  // every input holds runtimes only: TrainJobs in them are not read
+    load.runtime_paths.insert(load.runtime_paths.begin(), load.paths.begin(), load.paths.end());
+    load.paths.clear();
+  }
   load.default_namespace = flags.namespace_;
   load.validate = *ParseValidationMode(flags.validate);
   Inputs inputs = Load(load, *fs);
-  inputs.Checkpoint();
   for (const auto& notice : inputs.notices) std::cerr << "trainer: " << notice << '\n';
   RenderOptions render;
   render.flux_templates_dir = flags.flux_templates;
   if (const char* order = std::getenv("TRAINER_PLUGIN_ORDER")) render.plugin_order = order;
   render.validate = load.validate;
-  render.legacy_image = true;
   std::vector<Diagnostic> warnings = inputs.warnings;
-  std::vector<RenderedJob> legacy = RenderJobs(inputs, render, &warnings);
+  // Keep going: the problems of the inputs and of each TrainJob are reported after the report of
+  // every TrainJob that could be checked, and the exit status is then 2.
+  Report report = CheckMigration(inputs, render, ignore, &warnings, flags.runtimes_only);
   for (const Diagnostic& warning : warnings) std::cerr << FormatWarning(warning) << '\n';
-  render.legacy_image = false;
-  std::vector<RenderedJob> current = RenderJobs(inputs, render);
-  return Finish(CompareRenderings(legacy, current, ignore), flags);
+  std::vector<Diagnostic> errors = inputs.errors;
+  std::unordered_set<std::string> unloaded;
+  for (const Diagnostic& e : errors) {
+    if (e.subject.starts_with(std::string(kTrainJobKind) + " ")) unloaded.insert(e.subject);
+  }
+  report.not_loaded = unloaded.size();
+  for (const ReportGroup& group : report.groups) errors.insert(errors.end(), group.errors.begin(), group.errors.end());
+  // Nothing loaded that could be reported on (a missing or malformed input): the errors alone.
+  if (report.groups.empty() && !errors.empty()) throw Error(std::move(errors));
+  int status = Finish(report, flags);
+  if (!errors.empty()) throw Error(std::move(errors));
+  return status;
 }
 
 }  // namespace
@@ -220,7 +240,13 @@ Run SetupDiff(CLI::App& command) {
   CLI::Option* skip = command.add_flag("--skip-non-trainer", flags->skip_non_trainer,
                                        "--legacy: skip files that hold no Trainer object silently");
   CLI::Option* validate = AddValidateOption(command, flags->validate, "--legacy: check");
-  flags->legacy_only = {runtime, ns, flux, skip, validate};
+  CLI::Option* summary = command.add_flag(
+      "--summary", flags->summary,
+      "--legacy: print only the changed TrainJobs by runtime and reason, and the totals (human and json)");
+  CLI::Option* runtimes_only = command.add_flag(
+      "--runtimes-only", flags->runtimes_only,
+      "--legacy: check each runtime in the inputs with a probe TrainJob, without TrainJobs");
+  flags->legacy_only = {runtime, ns, flux, skip, validate, summary, runtimes_only};
   command.add_option("-o,--output", flags->output, "Report format: human, unified, brief, json or github")
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kReportFormatNames), std::end(kReportFormatNames))))
       ->capture_default_str()

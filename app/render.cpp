@@ -46,6 +46,7 @@ struct RenderFlags {
 void PrintSummary(const RenderResult& summary, bool quiet) {
   if (!quiet) {
     for (const auto& notice : summary.notices) std::cerr << "trainer: " << notice << '\n';
+    for (const auto& notice : summary.unmanaged) std::cerr << "trainer: " << notice << '\n';
   }
   for (const Diagnostic& warning : summary.warnings) std::cerr << FormatWarning(warning) << '\n';
 }

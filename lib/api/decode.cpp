@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <type_traits>
 
 #include "k8s/typed_roundtrip.h"
 #include "util/error.h"
@@ -518,6 +519,34 @@ class Decoder {
   std::string subject_;
 };
 
+// The state a TrainJob's status records, read as meta.IsStatusConditionTrue reads conditions: the
+// first condition of a type decides, and only the status "True" counts. Anything malformed reads
+// as absent.
+TrainJobStatus ReadTrainJobStatus(const Tree& status) {
+  TrainJobStatus out;
+  if (!status.IsMap()) return out;
+  if (const Tree* jobs = status.Find("jobsStatus"); jobs && jobs->IsList()) out.has_jobs_status = !jobs->items().empty();
+  const Tree* conditions = status.Find("conditions");
+  if (conditions == nullptr || !conditions->IsList()) return out;
+  bool seen_complete = false, seen_failed = false, seen_suspended = false;
+  for (const Tree& c : conditions->items()) {
+    if (!c.IsMap()) continue;
+    const std::string* type = c.FindString("type");
+    const std::string* value = c.FindString("status");
+    if (type == nullptr) continue;
+    const bool is_true = value != nullptr && *value == "True";
+    auto take = [&](std::string_view name, bool& seen, bool& flag) {
+      if (*type != name || seen) return;
+      seen = true;
+      flag = is_true;
+    };
+    take("Complete", seen_complete, out.complete);
+    take("Failed", seen_failed, out.failed);
+    take("Suspended", seen_suspended, out.suspended);
+  }
+  return out;
+}
+
 // Decodes the top level shared by all three kinds: apiVersion, kind, metadata, spec, status. Every
 // problem goes to `errors`, in document order; `unknown` says which of them are unknown fields.
 template <class Object, class Spec>
@@ -532,7 +561,10 @@ void DecodeTopLevel(const Tree& document, Object& object, Spec& spec, const char
     if (k == "apiVersion" || k == "kind") return true;
     if (k == "metadata") return has_metadata = true, d.ReadMeta(v, p, object.metadata, false), true;
     if (k == "spec") return has_spec = !v.IsNull(), d.Read(v, p, spec), true;
-    if (k == "status") return true;  // written by the controller; not an input
+    if (k == "status") {  // written by the controller: read for the migration check, not checked
+      if constexpr (std::is_same_v<Object, TrainJob>) object.status = ReadTrainJobStatus(v);
+      return true;
+    }
     return false;
   });
   if (!has_metadata || object.metadata.name.empty()) d.Fail(document, "metadata.name", "Required value");

@@ -173,12 +173,35 @@ struct TrainJobSpec {
   std::optional<std::string> managed_by;
 };
 
+// What a TrainJob's status says about its state in a cluster dump. The controller writes status
+// and the API server ignores it on create, so it is read leniently and never validated.
+struct TrainJobStatus {
+  bool complete = false;         // condition Complete is "True"
+  bool failed = false;           // condition Failed is "True"
+  bool suspended = false;        // condition Suspended is "True"
+  bool has_jobs_status = false;  // status.jobsStatus is a non-empty list: the JobSet exists
+};
+
+// The controller's own name in spec.managedBy (its CRD default); any other value hands the
+// TrainJob to another controller, and this one creates nothing for it.
+inline constexpr const char* kTrainJobControllerName = "trainer.kubeflow.org/trainjob-controller";
+
 struct TrainJob {
   ObjectMeta metadata;
   TrainJobSpec spec;
+  TrainJobStatus status;
   FieldPositions positions;
   Origin origin;  // where the document starts
 };
+
+// Whether spec.managedBy hands the TrainJob to another controller (e.g. Kueue's MultiKueue): the
+// Trainer controller then skips it and creates nothing.
+inline bool ManagedByAnotherController(const TrainJob& job) {
+  return job.spec.managed_by.value_or(kTrainJobControllerName) != kTrainJobControllerName;
+}
+
+// Whether a condition Complete or Failed is true: the controller no longer reconciles the TrainJob.
+inline bool Finished(const TrainJob& job) { return job.status.complete || job.status.failed; }
 
 // --- Runtimes ---------------------------------------------------------------------------------
 

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
+#include "api/decode.h"
+#include "api/defaults.h"
 #include "diff/reasons.h"
 #include "diff/unified.h"
 #include "yaml/writer.h"
@@ -57,6 +60,60 @@ std::string At(const std::string& location, const std::string& text) {
 }
 
 bool Changed(const ReportObject& o) { return o.diff.type != ChangeType::kUnchanged; }
+
+// When the current behaviour reaches a changed TrainJob, as the reports say it.
+const char* When(Reach reach) {
+  switch (reach) {
+    case Reach::kNow: return "now";
+    case Reach::kOnResume: return "on resume";
+    case Reach::kAfterSuspendAndResume: return "after suspend and resume";
+    case Reach::kManagedElsewhere:
+    case Reach::kFinished: break;
+  }
+  return "never";
+}
+
+// The same in JSON.
+const char* WhenKey(Reach reach) {
+  switch (reach) {
+    case Reach::kNow: return "now";
+    case Reach::kOnResume: return "onResume";
+    case Reach::kAfterSuspendAndResume: return "afterSuspendAndResume";
+    case Reach::kManagedElsewhere: return "managedElsewhere";
+    case Reach::kFinished: return "finished";
+  }
+  return "";
+}
+
+// "deepspeed (ClusterTrainingRuntime)", "team/torch (TrainingRuntime)".
+std::string RuntimeLabel(const Runtime& runtime) {
+  if (runtime.kind == kClusterTrainingRuntimeKind) return fmt::format("{} ({})", runtime.metadata.name, runtime.kind);
+  return fmt::format("{}/{} ({})", runtime.metadata.namespace_, runtime.metadata.name, runtime.kind);
+}
+
+// What a group is called in reports: its TrainJob, or under --runtimes-only the runtime it probes.
+std::string GroupSubject(const Report& report, const ReportGroup& group) {
+  if (report.by_runtime && group.runtime) return Subject(*group.runtime);
+  return Subject(*group.job);
+}
+
+const Origin& GroupOrigin(const Report& report, const ReportGroup& group) {
+  if (report.by_runtime && group.runtime) return group.runtime->origin;
+  return group.job->origin;
+}
+
+// "TrainJob ns/name changes now", "ClusterTrainingRuntime x is affected".
+std::string ChangesText(const Report& report, const ReportGroup& group) {
+  if (report.by_runtime) return GroupSubject(report, group) + " is affected";
+  return fmt::format("{} changes {}", GroupSubject(report, group), When(group.reach));
+}
+
+// The problems of a group that could not be checked, one per line.
+std::vector<std::string> ErrorLines(const ReportGroup& group) {
+  std::vector<std::string> lines;
+  for (const Diagnostic& d : group.errors) lines.push_back(d.Format());
+  return lines;
+}
 
 struct GroupCounts {
   std::size_t modified = 0, added = 0, removed = 0, fields = 0;
@@ -180,27 +237,104 @@ void AppendHumanObject(const ReportObject& o, std::string_view heading, bool sou
 std::string SummaryLine(const Report& report) {
   ReportSummary s = Summarize(report);
   std::string ignored = s.ignored > 0 ? fmt::format("; {} ignored by --ignore", s.ignored) : "";
+  std::string not_checked = s.not_checked > 0 ? fmt::format("; {} could not be checked", s.not_checked) : "";
+  if (report.by_runtime) {
+    return fmt::format("{} checked: {} affected, {} unaffected{}{}", Plural(s.trainjobs, "runtime"),
+                       s.changed_trainjobs, s.trainjobs - s.changed_trainjobs, not_checked, ignored);
+  }
   if (report.by_trainjob) {
-    std::size_t changed = s.changed_trainjobs;
-    std::string details = changed > 0 ? " (" + Details(s.modified, s.fields, s.added, s.removed) + ")" : "";
-    return fmt::format("{} checked: {} {}{}, {} unchanged{}", Plural(s.trainjobs, "TrainJob"), changed,
-                       changed == 1 ? "changes" : "change", details, s.trainjobs - changed, ignored);
+    std::vector<std::string> when;
+    if (s.changed_now > 0) when.push_back(fmt::format("{} now", s.changed_now));
+    if (s.changed_on_resume > 0) when.push_back(fmt::format("{} on resume", s.changed_on_resume));
+    if (s.changed_after_suspend > 0) when.push_back(fmt::format("{} after suspend and resume", s.changed_after_suspend));
+    std::string details = when.empty() ? "" : fmt::format(" ({})", fmt::join(when, ", "));
+    std::string not_affected = s.not_affected > 0 ? fmt::format(", {} not affected", s.not_affected) : "";
+    return fmt::format("{} checked: {} changed{}, {} unchanged{}{}{}", Plural(s.trainjobs, "TrainJob"),
+                       s.changed_trainjobs, details, s.trainjobs - s.changed_trainjobs - s.not_affected,
+                       not_affected, not_checked, ignored);
   }
   std::string details = s.modified > 0 ? fmt::format(" ({})", Plural(s.fields, "field")) : "";
   std::string added = s.added > 0 ? fmt::format(", {} added", s.added) : "";
   std::string removed = s.removed > 0 ? fmt::format(", {} removed", s.removed) : "";
-  return fmt::format("{} compared: {} {}{}{}{}, {} unchanged{}", Plural(s.objects, "object"), s.modified,
-                     s.modified == 1 ? "changes" : "change", details, added, removed,
+  return fmt::format("{} compared: {} changed{}{}{}, {} unchanged{}", Plural(s.objects, "object"), s.modified,
+                     details, added, removed,
                      s.objects - s.modified - s.added - s.removed, ignored);
 }
 
-std::string FormatHuman(const Report& report, const Colors& c) {
+// The changed TrainJobs of one runtime that change for the same reasons.
+struct RuntimeChange {
+  const Runtime* runtime;
+  std::string reasons;
+  std::size_t trainjobs = 0;
+  std::size_t by_reach[5] = {};
+};
+
+// The changed TrainJobs by runtime and reasons, the largest share first (then in input order).
+std::vector<RuntimeChange> ByRuntime(const Report& report) {
+  std::vector<RuntimeChange> out;
+  std::map<std::pair<const Runtime*, std::string>, std::size_t> index;
+  for (const ReportGroup& group : report.groups) {
+    if (!group.Checked() || !group.Changed() || group.runtime == nullptr) continue;
+    std::vector<std::string> reasons = Reasons(group.objects);
+    std::string text = reasons.empty() ? std::string("changes no known reason explains") : fmt::format("{}", fmt::join(reasons, "; "));
+    auto [it, added] = index.emplace(std::make_pair(group.runtime, text), out.size());
+    if (added) out.push_back(RuntimeChange{group.runtime, std::move(text)});
+    RuntimeChange& entry = out[it->second];
+    ++entry.trainjobs;
+    ++entry.by_reach[static_cast<std::size_t>(group.reach)];
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const RuntimeChange& a, const RuntimeChange& b) { return a.trainjobs > b.trainjobs; });
+  return out;
+}
+
+// "(380 on resume, 32 after suspend and resume)", the classes with TrainJobs, in table order.
+std::string ReachCounts(const RuntimeChange& change) {
+  std::vector<std::string> parts;
+  for (Reach reach : {Reach::kNow, Reach::kOnResume, Reach::kAfterSuspendAndResume}) {
+    std::size_t n = change.by_reach[static_cast<std::size_t>(reach)];
+    if (n > 0) parts.push_back(fmt::format("{} {}", n, When(reach)));
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+// Above this many changed TrainJobs, the human report opens with the summary by runtime.
+constexpr std::size_t kByRuntimeAbove = 5;
+
+std::string ByRuntimeText(const Report& report, const Colors& c) {
   std::string out;
+  for (const RuntimeChange& change : ByRuntime(report)) {
+    if (out.empty()) out += fmt::format("{}Changed TrainJobs by runtime:{}\n", c.bold, c.reset);
+    out += fmt::format("  {}: {} — {} ({})\n", RuntimeLabel(*change.runtime), Plural(change.trainjobs, "TrainJob"),
+                       change.reasons, ReachCounts(change));
+  }
+  return out;
+}
+
+std::string FormatHuman(const Report& report, const Colors& c, bool summary_only) {
+  std::string out;
+  if (report.by_trainjob && !report.by_runtime &&
+      (summary_only || Summarize(report).changed_trainjobs > kByRuntimeAbove)) {
+    out += ByRuntimeText(report, c);
+  }
+  if (summary_only) {
+    if (!out.empty()) out.push_back('\n');
+    out += fmt::format("{}{}{}\n", c.bold, SummaryLine(report), c.reset);
+    return out;
+  }
   for (const ReportGroup& group : report.groups) {
     if (report.by_trainjob) {
+      if (!group.Checked()) {
+        if (!out.empty()) out.push_back('\n');
+        out += fmt::format("{}{}: could not be checked{}\n", c.bold,
+                           At(Location(GroupOrigin(report, group)), GroupSubject(report, group)), c.reset);
+        for (const std::string& line : ErrorLines(group)) out += fmt::format("  {}\n", line);
+        continue;
+      }
       if (!group.Changed()) continue;
       if (!out.empty()) out.push_back('\n');
-      out += fmt::format("{}{}{}\n", c.bold, At(Location(group.job->origin), Subject(*group.job)), c.reset);
+      out += fmt::format("{}{}{}\n", c.bold, At(Location(GroupOrigin(report, group)), ChangesText(report, group)),
+                         c.reset);
       for (const ReportObject& o : group.objects) {
         if (Changed(o)) AppendHumanObject(o, o.diff.id.Label(), true, 2, c, out);
       }
@@ -227,10 +361,10 @@ std::string ObjectBrief(const ReportObject& o) {
   }
 }
 
-std::string TrainJobBrief(const ReportGroup& group) {
+std::string TrainJobBrief(const Report& report, const ReportGroup& group) {
   GroupCounts n = Count(group);
   std::string text =
-      fmt::format("{} changes {}", Subject(*group.job), Details(n.modified, n.fields, n.added, n.removed));
+      fmt::format("{}: {}", ChangesText(report, group), Details(n.modified, n.fields, n.added, n.removed));
   std::vector<std::string> reasons = Reasons(group.objects);
   if (!reasons.empty()) text += fmt::format(" ({})", fmt::join(reasons, "; "));
   return text;
@@ -240,7 +374,12 @@ std::string FormatBrief(const Report& report) {
   std::string out;
   for (const ReportGroup& group : report.groups) {
     if (report.by_trainjob) {
-      if (group.Changed()) out += At(Location(group.job->origin), TrainJobBrief(group)) + "\n";
+      const std::string where = Location(GroupOrigin(report, group));
+      if (!group.Checked()) {
+        out += At(where, GroupSubject(report, group) + " could not be checked: " + group.errors.front().Format()) + "\n";
+      } else if (group.Changed()) {
+        out += At(where, TrainJobBrief(report, group)) + "\n";
+      }
       continue;
     }
     for (const ReportObject& o : group.objects) {
@@ -284,22 +423,33 @@ std::string ChangeLine(const FieldChange& change, const std::string& reason) {
   return line;
 }
 
-std::string Warning(const Origin& where, const std::vector<std::string>& lines) {
+// A workflow command: ::warning for a change, ::error for a TrainJob that could not be checked.
+std::string Annotation(std::string_view level, const Origin& where, const std::vector<std::string>& lines) {
   std::string properties;
   if (where.HasPosition()) properties = fmt::format("file={},line={},", EscapeProperty(*where.file), where.line);
   std::string message;
   for (const std::string& line : lines) message += (message.empty() ? "" : "\n") + line;
-  return fmt::format("::warning {}title=trainer diff::{}\n", properties, EscapeData(message));
+  return fmt::format("::{} {}title=trainer diff::{}\n", level, properties, EscapeData(message));
+}
+
+std::string Warning(const Origin& where, const std::vector<std::string>& lines) {
+  return Annotation("warning", where, lines);
 }
 
 std::string FormatGithub(const Report& report) {
   std::string out;
   for (const ReportGroup& group : report.groups) {
     if (report.by_trainjob) {
+      if (!group.Checked()) {
+        std::vector<std::string> lines = {GroupSubject(report, group) + " could not be checked"};
+        for (std::string& line : ErrorLines(group)) lines.push_back(std::move(line));
+        out += Annotation("error", GroupOrigin(report, group), lines);
+        continue;
+      }
       if (!group.Changed()) continue;
       GroupCounts n = Count(group);
-      std::vector<std::string> lines = {fmt::format("{} changes with the current image behaviour: {}",
-                                                    Subject(*group.job),
+      std::vector<std::string> lines = {fmt::format("{} {} the current image behaviour: {}", ChangesText(report, group),
+                                                    report.by_runtime ? "by" : "with",
                                                     Details(n.modified, n.fields, n.added, n.removed))};
       for (const ReportObject& o : group.objects) {
         if (!Changed(o)) continue;
@@ -308,7 +458,7 @@ std::string FormatGithub(const Report& report) {
           lines.push_back(o.diff.id.Label() + " " + ChangeLine(o.diff.changes[i], o.reasons[i]));
         }
       }
-      out += Warning(group.job->origin, lines);
+      out += Warning(GroupOrigin(report, group), lines);
       continue;
     }
     for (const ReportObject& o : group.objects) {
@@ -337,7 +487,26 @@ const char* FieldChangeName(FieldChange::Kind kind) {
 
 Tree Str(std::string_view s) { return Tree::String(std::string(s)); }
 
-Tree JsonObject(const ReportObject& o, const ReportGroup& group) {
+// The TrainJob (or --runtimes-only, the runtime) a JSON entry belongs to.
+Tree JsonSubject(const Report& report, const ReportGroup& group) {
+  Tree t = Tree::Map();
+  if (report.by_runtime && group.runtime) {
+    t.Set("kind", Str(group.runtime->kind));
+    if (group.runtime->kind != kClusterTrainingRuntimeKind) t.Set("namespace", Str(group.runtime->metadata.namespace_));
+    t.Set("name", Str(group.runtime->metadata.name));
+  } else {
+    t.Set("namespace", Str(group.job->metadata.namespace_));
+    t.Set("name", Str(group.job->metadata.name));
+  }
+  const Origin& where = GroupOrigin(report, group);
+  if (where.HasPosition()) {
+    t.Set("file", Str(*where.file));
+    t.Set("line", Tree::Int(where.line));
+  }
+  return t;
+}
+
+Tree JsonObject(const Report& report, const ReportObject& o, const ReportGroup& group) {
   Tree t = Tree::Map();
   t.Set("apiVersion", Str(o.diff.id.api_version));
   t.Set("kind", Str(o.diff.id.kind));
@@ -356,29 +525,51 @@ Tree JsonObject(const ReportObject& o, const ReportGroup& group) {
     if (!o.reasons[i].empty()) c.Set("reason", Str(o.reasons[i]));
   }
   if (o.diff.ignored > 0) t.Set("ignored", Tree::Int(static_cast<std::int64_t>(o.diff.ignored)));
-  const Origin& where = group.job ? group.job->origin : Visible(o.diff)->origin();
-  Tree& source = group.job ? t.Set("trainJob", Tree::Map()) : t;
-  if (group.job) {
-    source.Set("namespace", Str(group.job->metadata.namespace_));
-    source.Set("name", Str(group.job->metadata.name));
-  }
-  if (where.HasPosition()) {
-    source.Set("file", Str(*where.file));
-    source.Set("line", Tree::Int(where.line));
+  if (report.by_runtime) {
+    t.Set("runtime", JsonSubject(report, group));
+  } else if (group.job) {
+    Tree& job = t.Set("trainJob", JsonSubject(report, group));
+    job.Set("changes", Str(WhenKey(group.reach)));
+  } else if (const Origin& where = Visible(o.diff)->origin(); where.HasPosition()) {
+    t.Set("file", Str(*where.file));
+    t.Set("line", Tree::Int(where.line));
   }
   return t;
 }
 
 Tree Count(std::size_t n) { return Tree::Int(static_cast<std::int64_t>(n)); }
 
-std::string FormatJson(const Report& report) {
+std::string FormatJson(const Report& report, bool summary_only) {
   ReportSummary s = Summarize(report);
   Tree root = Tree::Map();
   Tree& summary = root.Set("summary", Tree::Map());
-  if (report.by_trainjob) {
+  if (report.by_runtime) {
+    summary.Set("runtimes", Count(s.trainjobs));
+    summary.Set("affectedRuntimes", Count(s.changed_trainjobs));
+    summary.Set("unaffectedRuntimes", Count(s.trainjobs - s.changed_trainjobs));
+    summary.Set("notCheckedRuntimes", Count(s.not_checked));
+  } else if (report.by_trainjob) {
     summary.Set("trainJobs", Count(s.trainjobs));
     summary.Set("changedTrainJobs", Count(s.changed_trainjobs));
-    summary.Set("unchangedTrainJobs", Count(s.trainjobs - s.changed_trainjobs));
+    Tree& when = summary.Set("changedTrainJobsBy", Tree::Map());
+    when.Set("now", Count(s.changed_now));
+    when.Set("onResume", Count(s.changed_on_resume));
+    when.Set("afterSuspendAndResume", Count(s.changed_after_suspend));
+    summary.Set("unchangedTrainJobs", Count(s.trainjobs - s.changed_trainjobs - s.not_affected));
+    summary.Set("notAffectedTrainJobs", Count(s.not_affected));
+    summary.Set("notCheckedTrainJobs", Count(s.not_checked));
+    Tree& by_runtime = summary.Set("byRuntime", Tree::List());
+    for (const RuntimeChange& change : ByRuntime(report)) {
+      Tree& entry = by_runtime.Append(Tree::Map());
+      entry.Set("kind", Str(change.runtime->kind));
+      if (change.runtime->kind != kClusterTrainingRuntimeKind) entry.Set("namespace", Str(change.runtime->metadata.namespace_));
+      entry.Set("name", Str(change.runtime->metadata.name));
+      entry.Set("reason", Str(change.reasons));
+      entry.Set("trainJobs", Count(change.trainjobs));
+      entry.Set("now", Count(change.by_reach[static_cast<std::size_t>(Reach::kNow)]));
+      entry.Set("onResume", Count(change.by_reach[static_cast<std::size_t>(Reach::kOnResume)]));
+      entry.Set("afterSuspendAndResume", Count(change.by_reach[static_cast<std::size_t>(Reach::kAfterSuspendAndResume)]));
+    }
   }
   summary.Set("objects", Count(s.objects));
   summary.Set("modifiedObjects", Count(s.modified));
@@ -388,10 +579,28 @@ std::string FormatJson(const Report& report) {
   summary.Set("changedFields", Count(s.fields));
   summary.Set("ignoredFields", Count(s.ignored));
   summary.Set("differences", Tree::Bool(s.Differs()));
-  Tree& objects = root.Set("objects", Tree::List());
-  for (const ReportGroup& group : report.groups) {
-    for (const ReportObject& o : group.objects) {
-      if (Changed(o)) objects.Append(JsonObject(o, group));
+  if (!summary_only) {
+    Tree& objects = root.Set("objects", Tree::List());
+    for (const ReportGroup& group : report.groups) {
+      for (const ReportObject& o : group.objects) {
+        if (Changed(o)) objects.Append(JsonObject(report, o, group));
+      }
+    }
+    if (report.by_trainjob) {
+      Tree not_affected = Tree::List();
+      Tree& not_checked = root.Set("notChecked", Tree::List());
+      for (const ReportGroup& group : report.groups) {
+        if (!group.Checked()) {
+          Tree& entry = not_checked.Append(JsonSubject(report, group));
+          Tree& errors = entry.Set("errors", Tree::List());
+          for (const std::string& line : ErrorLines(group)) errors.Append(Str(line));
+        } else if (!Reconciled(group.reach)) {
+          Tree& entry = not_affected.Append(JsonSubject(report, group));
+          entry.Set("reason", Str(WhenKey(group.reach)));
+          if (group.reach == Reach::kManagedElsewhere) entry.Set("managedBy", Str(group.job->spec.managed_by.value_or("")));
+        }
+      }
+      if (!report.by_runtime) root.Set("notAffected", std::move(not_affected));
     }
   }
   std::string out;
@@ -413,10 +622,16 @@ std::string FormatUnified(const Report& report, const ReportOptions& options) {
   DiffColors colors = options.color ? DiffColors::On() : DiffColors{};
   std::string out;
   for (const ReportGroup& group : report.groups) {
+    if (report.by_trainjob && !group.Checked()) {
+      out += fmt::format("{}# {}: could not be checked{}\n", colors.header,
+                         At(Location(GroupOrigin(report, group)), GroupSubject(report, group)), colors.reset);
+      for (const std::string& line : ErrorLines(group)) out += fmt::format("{}#   {}{}\n", colors.header, line, colors.reset);
+      continue;
+    }
     if (!group.Changed()) continue;
     if (report.by_trainjob) {
-      out +=
-          fmt::format("{}# {}{}\n", colors.header, At(Location(group.job->origin), Subject(*group.job)), colors.reset);
+      out += fmt::format("{}# {}{}\n", colors.header, At(Location(GroupOrigin(report, group)), ChangesText(report, group)),
+                         colors.reset);
     }
     for (const ReportObject& o : group.objects) {
       if (!Changed(o)) continue;
@@ -471,8 +686,22 @@ ReportSummary Summarize(const Report& report) {
   for (const ReportGroup& group : report.groups) {
     GroupCounts n = Count(group);
     if (group.job) {
+      if (!group.Checked()) {
+        ++s.not_checked;
+        continue;
+      }
       ++s.trainjobs;
-      if (group.Changed()) ++s.changed_trainjobs;
+      if (!Reconciled(group.reach)) {
+        ++s.not_affected;
+      } else if (group.Changed()) {
+        ++s.changed_trainjobs;
+        switch (group.reach) {
+          case Reach::kNow: ++s.changed_now; break;
+          case Reach::kOnResume: ++s.changed_on_resume; break;
+          case Reach::kAfterSuspendAndResume: ++s.changed_after_suspend; break;
+          default: break;
+        }
+      }
     }
     s.objects += group.objects.size();
     s.modified += n.modified;
@@ -481,6 +710,7 @@ ReportSummary Summarize(const Report& report) {
     s.fields += n.fields;
     for (const ReportObject& o : group.objects) s.ignored += o.diff.ignored;
   }
+  s.not_checked += report.not_loaded;
   return s;
 }
 
@@ -495,11 +725,109 @@ Report CompareRenderings(const std::vector<RenderedJob>& legacy, const std::vect
     auto to = std::find_if(current.begin(), current.end(), [&](const RenderedJob& r) { return r.job == from.job; });
     ReportGroup group;
     group.job = from.job;
+    group.runtime = from.runtime;
     for (ObjectDiff& d : DiffObjects(from.objects, to == current.end() ? kNone : to->objects)) {
       group.objects.push_back(MakeObject(std::move(d), ignore, from.runtime));
     }
     report.groups.push_back(std::move(group));
   }
+  return report;
+}
+
+ClusterState::ClusterState(const std::vector<JobSetState>& jobsets) : have_jobsets_(!jobsets.empty()) {
+  for (const JobSetState& js : jobsets) suspended_.emplace(js.namespace_ + "/" + js.name, js.suspended);
+}
+
+Reach ClusterState::Classify(const TrainJob& job) const {
+  if (ManagedByAnotherController(job)) return Reach::kManagedElsewhere;
+  if (Finished(job)) return Reach::kFinished;
+  bool exists = false;
+  bool jobset_suspended = false;
+  if (have_jobsets_) {
+    auto it = suspended_.find(job.metadata.namespace_ + "/" + job.metadata.name);
+    exists = it != suspended_.end();
+    jobset_suspended = exists && it->second;
+  } else {
+    exists = job.status.has_jobs_status;
+    jobset_suspended = job.status.suspended;
+  }
+  if (!exists) return Reach::kNow;
+  return job.spec.suspend.value_or(false) || jobset_suspended ? Reach::kOnResume : Reach::kAfterSuspendAndResume;
+}
+
+TrainJob ProbeTrainJob(const Runtime& runtime) {
+  const bool cluster = runtime.kind == kClusterTrainingRuntimeKind;
+  Tree doc = Tree::Map();
+  doc.Set("apiVersion", Tree::String(kTrainerApiVersion));
+  doc.Set("kind", Tree::String(kTrainJobKind));
+  Tree& meta = doc.Set("metadata", Tree::Map());
+  meta.Set("name", Tree::String("probe"));
+  meta.Set("namespace", Tree::String(cluster || runtime.metadata.namespace_.empty() ? "default" : runtime.metadata.namespace_));
+  Tree& spec = doc.Set("spec", Tree::Map());
+  Tree& ref = spec.Set("runtimeRef", Tree::Map());
+  ref.Set("name", Tree::String(runtime.metadata.name));
+  ref.Set("kind", Tree::String(runtime.kind));
+  spec.Set("trainer", Tree::Map()).Set("image", Tree::String("trainer-probe:latest"));
+  ApplyDefaults(doc, DefaultRule::Scope::kTrainJob);
+  return DecodeTrainJob(doc);
+}
+
+Report CheckMigration(const Inputs& inputs, const RenderOptions& options, const std::vector<IgnoreRule>& ignore,
+                      std::vector<Diagnostic>* warnings, bool runtimes_only) {
+  struct Owned {
+    std::vector<TrainJob> probes;
+    std::vector<RenderedJob> legacy;
+    std::vector<RenderedJob> current;
+  };
+  auto owned = std::make_shared<Owned>();
+  if (runtimes_only) {
+    for (const Runtime& runtime : inputs.runtimes) owned->probes.push_back(ProbeTrainJob(runtime));
+  }
+  const std::vector<TrainJob>& jobs = runtimes_only ? owned->probes : inputs.jobs;
+  const ClusterState state(inputs.jobsets);
+  std::unordered_map<const TrainJob*, Reach> reach;
+  for (const TrainJob& job : jobs) reach.emplace(&job, runtimes_only ? Reach::kNow : state.Classify(job));
+  auto reconciled = [&](const TrainJob& job) { return Reconciled(reach.at(&job)); };
+
+  std::vector<JobFailure> failures;
+  RenderOptions legacy = options;
+  legacy.legacy_image = true;
+  owned->legacy = RenderEachJob(inputs, jobs, legacy, reconciled, failures, warnings);
+  std::unordered_map<const TrainJob*, std::vector<Diagnostic>> failed;
+  for (JobFailure& f : failures) failed.emplace(f.job, std::move(f.errors));
+  failures.clear();
+  RenderOptions current = options;
+  current.legacy_image = false;
+  owned->current = RenderEachJob(
+      inputs, jobs, current, [&](const TrainJob& job) { return reconciled(job) && failed.count(&job) == 0; }, failures);
+  for (JobFailure& f : failures) failed.emplace(f.job, std::move(f.errors));
+
+  std::unordered_map<const TrainJob*, const RenderedJob*> from, to;
+  for (const RenderedJob& r : owned->legacy) from.emplace(r.job, &r);
+  for (const RenderedJob& r : owned->current) to.emplace(r.job, &r);
+  static const std::vector<Tree> kNone;
+  Report report;
+  report.by_trainjob = true;
+  report.by_runtime = runtimes_only;
+  report.from_label = "legacy";
+  report.to_label = "current";
+  for (const TrainJob& job : jobs) {
+    ReportGroup group;
+    group.job = &job;
+    group.reach = reach.at(&job);
+    if (runtimes_only) group.runtime = &inputs.runtimes[static_cast<std::size_t>(&job - jobs.data())];
+    if (auto f = failed.find(&job); f != failed.end()) {
+      group.errors = std::move(f->second);
+    } else if (auto a = from.find(&job); a != from.end()) {
+      auto b = to.find(&job);
+      group.runtime = a->second->runtime;
+      for (ObjectDiff& d : DiffObjects(a->second->objects, b == to.end() ? kNone : b->second->objects)) {
+        group.objects.push_back(MakeObject(std::move(d), ignore, a->second->runtime));
+      }
+    }
+    report.groups.push_back(std::move(group));
+  }
+  report.keep = std::move(owned);
   return report;
 }
 
@@ -521,10 +849,10 @@ std::optional<ReportFormat> ParseReportFormat(std::string_view name) {
 
 std::string FormatReport(const Report& report, const ReportOptions& options) {
   switch (options.format) {
-    case ReportFormat::kHuman: return FormatHuman(report, Colors::Pick(options.color));
+    case ReportFormat::kHuman: return FormatHuman(report, Colors::Pick(options.color), options.summary_only);
     case ReportFormat::kUnified: return FormatUnified(report, options);
     case ReportFormat::kBrief: return FormatBrief(report);
-    case ReportFormat::kJson: return FormatJson(report);
+    case ReportFormat::kJson: return FormatJson(report, options.summary_only);
     case ReportFormat::kGithub: return FormatGithub(report);
   }
   return "";

@@ -12,9 +12,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "diff/diff.h"
@@ -28,24 +30,64 @@ struct ReportObject {
   std::vector<FieldChange> ignored;  // the changes --ignore dropped
 };
 
+// What happens to a TrainJob of a cluster dump when the controller is upgraded, by the state the
+// dump records (trainer(1), THE MIGRATION CHECK). First match wins, in this order.
+enum class Reach : std::uint8_t {
+  kManagedElsewhere,       // not affected: spec.managedBy names another controller, which skips it
+  kFinished,               // not affected: condition Complete or Failed is true; not reconciled
+  kAfterSuspendAndResume,  // its JobSet runs, unsuspended: not rebuilt until a suspend and resume
+  kOnResume,               // its JobSet exists, the TrainJob or the JobSet suspended: re-applied
+                           // at once, new pods on resume
+  kNow,                    // no JobSet yet: created with the current behaviour
+};
+
+// Classes TrainJobs by the JobSets of the inputs, or by their status when the inputs hold none.
+class ClusterState {
+ public:
+  explicit ClusterState(const std::vector<JobSetState>& jobsets);
+  Reach Classify(const TrainJob& job) const;
+
+ private:
+  bool have_jobsets_;
+  std::unordered_map<std::string, bool> suspended_;  // by "namespace/name"
+};
+
+// Whether the TrainJob is rendered and compared at all (kManagedElsewhere and kFinished are not).
+inline bool Reconciled(Reach reach) { return reach != Reach::kManagedElsewhere && reach != Reach::kFinished; }
+
 // The objects of one TrainJob, or every object when comparing two streams.
 struct ReportGroup {
   const TrainJob* job = nullptr;  // null when comparing two streams
+  const Runtime* runtime = nullptr;  // --legacy: the runtime it rendered with, when it rendered
+  Reach reach = Reach::kNow;         // --legacy
+  std::vector<Diagnostic> errors;    // --legacy: why it could not be checked (then no objects)
   std::vector<ReportObject> objects;
 
   bool Changed() const;
+  bool Checked() const { return errors.empty(); }
 };
 
 struct Report {
   bool by_trainjob = false;  // --legacy: groups are TrainJobs
+  bool by_runtime = false;   // --runtimes-only: groups are probe TrainJobs, one per runtime
   std::string from_label;    // names the sides in unified headers: "legacy"/"current"
   std::string to_label;
   std::vector<ReportGroup> groups;
+  // What the groups point into, when the report owns it (CheckMigration).
+  std::shared_ptr<const void> keep;
+  // --legacy: TrainJobs that did not load (their problems are the inputs' errors); counted among
+  // those that could not be checked.
+  std::size_t not_loaded = 0;
 };
 
 struct ReportSummary {
-  std::size_t trainjobs = 0;  // --legacy only
+  std::size_t trainjobs = 0;  // --legacy only: TrainJobs checked (not affected ones included)
   std::size_t changed_trainjobs = 0;
+  std::size_t changed_now = 0;
+  std::size_t changed_on_resume = 0;
+  std::size_t changed_after_suspend = 0;
+  std::size_t not_affected = 0;
+  std::size_t not_checked = 0;  // could not be checked (not counted in `trainjobs`)
   std::size_t objects = 0;  // objects compared: pairs, additions and removals
   std::size_t modified = 0;
   std::size_t added = 0;
@@ -64,6 +106,20 @@ ReportSummary Summarize(const Report& report);
 Report CompareRenderings(const std::vector<RenderedJob>& legacy, const std::vector<RenderedJob>& current,
                          const std::vector<IgnoreRule>& ignore);
 
+// The migration check on loaded inputs: classes each TrainJob by the state the inputs record,
+// renders the reconciled ones with the legacy and with the current image behaviour, and compares
+// them. Keeps going: a TrainJob that cannot be rendered becomes a group with `errors`. With
+// `runtimes_only`, the TrainJobs are a probe of each runtime (ProbeTrainJob; the report is
+// by_runtime, every probe classed kNow) instead of `inputs.jobs`. The report owns the renderings
+// and the probes; `inputs` must outlive it. Throws OutputLimitError.
+Report CheckMigration(const Inputs& inputs, const RenderOptions& options, const std::vector<IgnoreRule>& ignore,
+                      std::vector<Diagnostic>* warnings, bool runtimes_only = false);
+
+// The probe TrainJob of --runtimes-only for `runtime`: named probe, in the runtime's namespace (or
+// `default`), referring to it, with spec.trainer.image trainer-probe:latest and nothing else, as
+// the loader would have decoded and defaulted it.
+TrainJob ProbeTrainJob(const Runtime& runtime);
+
 // Compares two streams of objects; `from` and `to` must outlive the report.
 Report CompareStreams(const std::vector<Tree>& from, const std::vector<Tree>& to,
                       const std::vector<IgnoreRule>& ignore);
@@ -76,6 +132,7 @@ std::optional<ReportFormat> ParseReportFormat(std::string_view name);
 
 struct ReportOptions {
   ReportFormat format = ReportFormat::kHuman;
+  bool summary_only = false;  // --summary (human and json): the summary by runtime and the totals
   bool color = false;       // ANSI colours (human and unified only)
   std::size_t context = 3;  // unified: lines of context
 };

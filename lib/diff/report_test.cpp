@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -272,7 +273,7 @@ TEST_CASE("two streams are reported in every format") {
           "\n"
           "to.yaml:11: Service ns/new: added\n"
           "\n"
-          "3 objects compared: 1 changes (2 fields), 1 added, 1 removed, 0 unchanged\n");
+          "3 objects compared: 1 changed (2 fields), 1 added, 1 removed, 0 unchanged\n");
   }
   SUBCASE("human in colour") {
     options.color = true;
@@ -353,7 +354,7 @@ TEST_CASE("ignored differences are counted, dropped from every format, and taken
         "  data.b\n"
         "    \"y\" → \"Y\"\n"
         "\n"
-        "1 object compared: 1 changes (1 field), 0 unchanged; 1 ignored by --ignore\n");
+        "1 object compared: 1 changed (1 field), 0 unchanged; 1 ignored by --ignore\n");
   options.format = ReportFormat::kUnified;
   CHECK(FormatReport(report, options) ==
         "--- ConfigMap cfg (from.yaml)\n+++ ConfigMap cfg (to.yaml)\n@@ -1,6 +1,6 @@\n data:\n   a: x\n-  b: \"y\"\n+  "
@@ -362,7 +363,7 @@ TEST_CASE("ignored differences are counted, dropped from every format, and taken
 
   Report all = CompareStreams(from, to, {IgnoreRule::Parse("data")});
   CHECK_FALSE(Summarize(all).Differs());
-  CHECK(FormatReport(all, {}) == "1 object compared: 0 change, 1 unchanged; 2 ignored by --ignore\n");
+  CHECK(FormatReport(all, {}) == "1 object compared: 0 changed, 1 unchanged; 2 ignored by --ignore\n");
   options.format = ReportFormat::kBrief;
   CHECK(FormatReport(all, options).empty());
 }
@@ -385,7 +386,7 @@ TEST_CASE("long and structured values are printed as YAML blocks") {
         "        image: registry.example.com/a/very/long/image/name:1.2.3\n"
         "        name: sidecar\n"
         "\n"
-        "1 object compared: 1 changes (1 field), 0 unchanged\n");
+        "1 object compared: 1 changed (1 field), 0 unchanged\n");
 }
 
 TEST_CASE("values are shown in YAML flow form, strings quoted only when they would read otherwise") {
@@ -405,7 +406,7 @@ TEST_CASE("a reordered keyed list is reported once, with both orders") {
         "  items (order)\n"
         "    [x, \"y\"] → [\"y\", x]\n"
         "\n"
-        "1 object compared: 1 changes (1 field), 0 unchanged\n");
+        "1 object compared: 1 changed (1 field), 0 unchanged\n");
   ReportOptions options;
   options.format = ReportFormat::kJson;
   CHECK(FormatReport(report, options)
@@ -431,27 +432,27 @@ TEST_CASE("the legacy comparison groups by TrainJob and names the reasons") {
   ReportOptions options;
 
   CHECK(FormatReport(report, options) ==
-        "jobs.yaml:12: TrainJob hpc/pi\n"
+        "jobs.yaml:12: TrainJob hpc/pi changes now\n"
         "  JobSet ns/job\n"
         "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
         "      rt:1 → app:2\n"
         "      reason: MPI nodes now run the TrainJob image\n"
         "      source: input.yaml:26:22\n"
         "\n"
-        "2 TrainJobs checked: 1 changes (1 field in 1 object), 1 unchanged\n");
+        "2 TrainJobs checked: 1 changed (1 now), 1 unchanged\n");
   options.format = ReportFormat::kBrief;
   CHECK(FormatReport(report, options) ==
-        "jobs.yaml:12: TrainJob hpc/pi changes 1 field in 1 object (MPI nodes now run the TrainJob image)\n");
+        "jobs.yaml:12: TrainJob hpc/pi changes now: 1 field in 1 object (MPI nodes now run the TrainJob image)\n");
   options.format = ReportFormat::kGithub;
   CHECK(FormatReport(report, options) ==
-        "::warning file=jobs.yaml,line=12,title=trainer diff::TrainJob hpc/pi changes with the current image "
-        "behaviour: 1 field in 1 object%0AJobSet ns/job "
+        "::warning file=jobs.yaml,line=12,title=trainer diff::TrainJob hpc/pi changes now with the current "
+        "image behaviour: 1 field in 1 object%0AJobSet ns/job "
         "spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image: rt:1 → app:2 (MPI "
         "nodes now run the TrainJob image)\n");
   options.format = ReportFormat::kUnified;
   options.context = 0;
   CHECK(FormatReport(report, options) ==
-        "# jobs.yaml:12: TrainJob hpc/pi\n"
+        "# jobs.yaml:12: TrainJob hpc/pi changes now\n"
         "--- JobSet ns/job (legacy)\n"
         "+++ JobSet ns/job (current)\n"
         "@@ -25 +25 @@\n"
@@ -462,10 +463,168 @@ TEST_CASE("the legacy comparison groups by TrainJob and names the reasons") {
   CHECK(json.find("\"reason\": \"MPI nodes now run the TrainJob image\"") != std::string::npos);
   CHECK(json.find("\"path\": \"/spec/replicatedJobs/1/template/spec/template/spec/containers/0/image\"") !=
         std::string::npos);
-  CHECK(json.find("\"trainJob\": {\n                \"file\": \"jobs.yaml\",\n                \"line\": 12,\n"
-                  "                \"name\": \"pi\",\n                \"namespace\": \"hpc\"\n            }") !=
+  CHECK(json.find("\"trainJob\": {\n                \"changes\": \"now\",\n                \"file\": \"jobs.yaml\",\n"
+                  "                \"line\": 12,\n                \"name\": \"pi\",\n                \"namespace\": \"hpc\"\n"
+                  "            }") !=
         std::string::npos);
   CHECK(json.find("\"changedTrainJobs\": 1") != std::string::npos);
+}
+
+TEST_CASE("the migration check classes each TrainJob by the state of the cluster, first match wins") {
+  auto job = [](std::string name) {
+    TrainJob j;
+    j.metadata.namespace_ = "ml";
+    j.metadata.name = std::move(name);
+    return j;
+  };
+  TrainJob kueue = job("kueue");
+  kueue.spec.managed_by = "kueue.x-k8s.io/multikueue";
+  kueue.status.complete = true;  // managedBy decides first
+  TrainJob ours = job("ours");
+  ours.spec.managed_by = kTrainJobControllerName;
+  TrainJob complete = job("complete");
+  complete.status.complete = true;
+  TrainJob failed = job("failed");
+  failed.status.failed = true;
+  TrainJob running = job("running");
+  running.status.has_jobs_status = true;  // ignored while the inputs hold JobSets
+  TrainJob suspended = job("suspended");
+  suspended.spec.suspend = true;
+  TrainJob paused_jobset = job("paused-jobset");
+
+  std::vector<JobSetState> jobsets = {{"ml", "running", false, {}}, {"ml", "suspended", false, {}},
+                                      {"ml", "paused-jobset", true, {}}, {"other", "ours", false, {}}};
+  ClusterState with_jobsets(jobsets);
+  CHECK(with_jobsets.Classify(kueue) == Reach::kManagedElsewhere);
+  CHECK(with_jobsets.Classify(ours) == Reach::kNow);  // its JobSet is in another namespace
+  CHECK(with_jobsets.Classify(complete) == Reach::kFinished);
+  CHECK(with_jobsets.Classify(failed) == Reach::kFinished);
+  CHECK(with_jobsets.Classify(running) == Reach::kAfterSuspendAndResume);
+  CHECK(with_jobsets.Classify(suspended) == Reach::kOnResume);
+  CHECK(with_jobsets.Classify(paused_jobset) == Reach::kOnResume);
+
+  // Without JobSets in the inputs, status.jobsStatus says the JobSet exists, and the Suspended
+  // condition stands for its suspension.
+  ClusterState from_status({});
+  CHECK(from_status.Classify(running) == Reach::kAfterSuspendAndResume);
+  running.status.suspended = true;
+  CHECK(from_status.Classify(running) == Reach::kOnResume);
+  CHECK(from_status.Classify(ours) == Reach::kNow);
+  CHECK(from_status.Classify(kueue) == Reach::kManagedElsewhere);
+}
+
+TEST_CASE("the migration report counts each class, lists what could not be checked, and sums up by runtime") {
+  std::string file = "dump.yaml";
+  Runtime runtime = MakeRuntime({{"launcher", true, "rt:1"}, {"node", false, "rt:1"}}, true);
+  Tree legacy_jobset = JobSet({{"launcher", true, "app:2"}, {"node", false, "rt:1"}});
+  Tree current_jobset = JobSet({{"launcher", true, "app:2"}, {"node", false, "app:2"}});
+  std::vector<TrainJob> jobs(10);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    jobs[i].metadata.namespace_ = "ml";
+    jobs[i].metadata.name = "job-" + std::to_string(i);
+    jobs[i].origin = Origin::Input(&file, static_cast<std::uint32_t>(10 * i + 1), 1);
+  }
+  std::vector<Tree> legacy_objects = {legacy_jobset};
+  std::vector<Tree> current_objects = {current_jobset};
+  Report report;
+  report.by_trainjob = true;
+  const Reach reaches[] = {Reach::kOnResume, Reach::kOnResume,  Reach::kAfterSuspendAndResume, Reach::kNow,
+                           Reach::kNow,      Reach::kNow};
+  for (std::size_t i = 0; i < 6; ++i) {  // six change
+    ReportGroup g;
+    g.job = &jobs[i];
+    g.runtime = &runtime;
+    g.reach = reaches[i];
+    for (ObjectDiff& d : DiffObjects(legacy_objects, current_objects)) {
+      ReportObject o;
+      o.diff = std::move(d);
+      o.reasons.assign(o.diff.changes.size(), "MPI nodes now run the TrainJob image");
+      g.objects.push_back(std::move(o));
+    }
+    report.groups.push_back(std::move(g));
+  }
+  ReportGroup unchanged;
+  unchanged.job = &jobs[6];
+  unchanged.runtime = &runtime;
+  report.groups.push_back(unchanged);
+  ReportGroup finished;
+  finished.job = &jobs[7];
+  finished.reach = Reach::kFinished;
+  report.groups.push_back(finished);
+  ReportGroup elsewhere;
+  elsewhere.job = &jobs[8];
+  elsewhere.reach = Reach::kManagedElsewhere;
+  report.groups.push_back(elsewhere);
+  ReportGroup broken;
+  broken.job = &jobs[9];
+  broken.errors.push_back(Diagnostic{Origin::Input(&file, 95, 11), "TrainJob ml/job-9", "spec.runtimeRef",
+                                     "ClusterTrainingRuntime \"gone\" not found"});
+  report.groups.push_back(broken);
+
+  ReportSummary s = Summarize(report);
+  CHECK(s.trainjobs == 9);
+  CHECK(s.changed_trainjobs == 6);
+  CHECK(s.changed_now == 3);
+  CHECK(s.changed_on_resume == 2);
+  CHECK(s.changed_after_suspend == 1);
+  CHECK(s.not_affected == 2);
+  CHECK(s.not_checked == 1);
+
+  ReportOptions options;
+  std::string human = FormatReport(report, options);
+  CHECK(human.starts_with(
+      "Changed TrainJobs by runtime:\n"
+      "  rt (ClusterTrainingRuntime): 6 TrainJobs — MPI nodes now run the TrainJob image (3 now, 2 on resume, 1 after "
+      "suspend and resume)\n"
+      "\n"
+      "dump.yaml:1: TrainJob ml/job-0 changes on resume\n"));
+  CHECK(human.find("dump.yaml:21: TrainJob ml/job-2 changes after suspend and resume\n") != std::string::npos);
+  CHECK(human.find("dump.yaml:91: TrainJob ml/job-9: could not be checked\n"
+                   "  dump.yaml:95:11: TrainJob ml/job-9: spec.runtimeRef: ClusterTrainingRuntime \"gone\" not found\n") !=
+        std::string::npos);
+  CHECK(human.ends_with(
+      "\n9 TrainJobs checked: 6 changed (3 now, 2 on resume, 1 after suspend and resume), 1 unchanged, 2 not affected; "
+      "1 could not be checked\n"));
+  CHECK(human.find("job-7") == std::string::npos);  // not affected: counted, not listed
+
+  options.summary_only = true;
+  CHECK(FormatReport(report, options) ==
+        "Changed TrainJobs by runtime:\n"
+        "  rt (ClusterTrainingRuntime): 6 TrainJobs — MPI nodes now run the TrainJob image (3 now, 2 on resume, 1 "
+        "after suspend and resume)\n"
+        "\n"
+        "9 TrainJobs checked: 6 changed (3 now, 2 on resume, 1 after suspend and resume), 1 unchanged, 2 not "
+        "affected; 1 could not be checked\n");
+
+  options.format = ReportFormat::kJson;
+  std::string json = FormatReport(report, options);
+  CHECK(json.find("\"objects\": [") == std::string::npos);
+  CHECK(json.find("\"byRuntime\": [\n            {\n                \"afterSuspendAndResume\": 1,\n"
+                  "                \"kind\": \"ClusterTrainingRuntime\",\n                \"name\": \"rt\",\n"
+                  "                \"now\": 3,\n                \"onResume\": 2,\n") != std::string::npos);
+  options.summary_only = false;
+  json = FormatReport(report, options);
+  CHECK(json.find("\"notAffected\": [\n        {\n            \"file\": \"dump.yaml\",\n            \"line\": 71,\n"
+                  "            \"name\": \"job-7\",\n            \"namespace\": \"ml\",\n            \"reason\": \"finished\"") !=
+        std::string::npos);
+  CHECK(json.find("\"errors\": [\n                \"dump.yaml:95:11: TrainJob ml/job-9: spec.runtimeRef:") != std::string::npos);
+
+  options.format = ReportFormat::kBrief;
+  std::string brief = FormatReport(report, options);
+  CHECK(brief.find("dump.yaml:21: TrainJob ml/job-2 changes after suspend and resume: 1 field in 1 object (MPI nodes "
+                   "now run the TrainJob image)\n") != std::string::npos);
+  CHECK(brief.ends_with("dump.yaml:91: TrainJob ml/job-9 could not be checked: dump.yaml:95:11: TrainJob ml/job-9: "
+                        "spec.runtimeRef: ClusterTrainingRuntime \"gone\" not found\n"));
+  options.format = ReportFormat::kGithub;
+  CHECK(FormatReport(report, options)
+            .ends_with("::error file=dump.yaml,line=91,title=trainer diff::TrainJob ml/job-9 could not be "
+                       "checked%0Adump.yaml:95:11: TrainJob ml/job-9: spec.runtimeRef: ClusterTrainingRuntime \"gone\" "
+                       "not found\n"));
+
+  // Five changed TrainJobs or fewer: no summary by runtime unless asked for.
+  report.groups.erase(report.groups.begin());
+  options.format = ReportFormat::kHuman;
+  CHECK(FormatReport(report, options).starts_with("dump.yaml:11: TrainJob ml/job-1 changes on resume\n"));
 }
 
 TEST_CASE("GitHub workflow commands escape their data and properties") {

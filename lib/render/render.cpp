@@ -132,9 +132,16 @@ class OutputBudget {
 // keeps the problems of each in the order the TrainJobs came.
 class JobRenderer {
  public:
+  // `unmanaged` takes the TrainJobs that another controller manages, which are judged but not
+  // rendered; without it they render (the migration check leaves them out before).
   JobRenderer(const RenderOptions& options, std::vector<Diagnostic>* warnings,
-              const std::function<void(RenderedJob&)>& rendered)
-      : framework_(PluginRegistry(), options), validate_(options.validate), warnings_(warnings), rendered_(rendered) {}
+              const std::function<void(RenderedJob&)>& rendered,
+              const std::function<void(const TrainJob&)>& unmanaged = {})
+      : framework_(PluginRegistry(), options),
+        validate_(options.validate),
+        warnings_(warnings),
+        rendered_(rendered),
+        unmanaged_(unmanaged) {}
 
   void Render(const Inputs& inputs, const TrainJob& job) {
     if (inputs.RefersToRefusedRuntime(job)) return;  // the runtime's problems are reported
@@ -148,6 +155,9 @@ class JobRenderer {
         for (const Diagnostic& e : admission.errors()) Keep(inputs, job, e, errors_);
         return;
       }
+      // The controller skips a TrainJob that another controller manages; the webhook judged it all
+      // the same.
+      if (unmanaged_ && ManagedByAnotherController(job)) return unmanaged_(job);
       RenderedJob one{&job, &runtime, RenderTrainJob(job, runtime, framework_, std::move(info))};
       rendered_(one);
     } catch (const OutputLimitError& e) {
@@ -175,6 +185,14 @@ class JobRenderer {
     throw Error(std::move(errors));
   }
 
+  // The errors kept so far, handed over (keep-going callers take them after each TrainJob).
+  std::vector<Diagnostic> TakeErrors() {
+    std::vector<Diagnostic> errors;
+    for (auto& [file, e] : errors_) errors.push_back(std::move(e));
+    errors_.clear();
+    return errors;
+  }
+
  private:
   using Kept = std::vector<std::pair<const std::string*, Diagnostic>>;  // by the TrainJob's file
   static void Keep(const Inputs& inputs, const TrainJob& job, const Diagnostic& d, Kept& list) {
@@ -186,14 +204,21 @@ class JobRenderer {
   ValidationMode validate_;
   std::vector<Diagnostic>* warnings_;
   std::function<void(RenderedJob&)> rendered_;
+  std::function<void(const TrainJob&)> unmanaged_;
   Kept errors_;
   Kept warnings_kept_;
 };
 
 }  // namespace
 
-std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
-                                    std::vector<Diagnostic>* warnings) {
+namespace {
+
+// RenderJobs, and with `failures` RenderEachJob.
+std::vector<RenderedJob> RenderHeld(const Inputs& inputs, const std::vector<TrainJob>& jobs,
+                                    const RenderOptions& options,
+                                    std::vector<Diagnostic>* warnings,
+                                    const std::function<bool(const TrainJob&)>& include,
+                                    std::vector<JobFailure>* failures) {
   std::vector<RenderedJob> all;
   // Each rendering is held whole for the comparison: it counts as the YAML it would print.
   OutputBudget budget(options.max_output_bytes);
@@ -207,12 +232,46 @@ std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& o
     all.push_back(std::move(one));
   });
   try {
-    for (const TrainJob& job : inputs.jobs) renderer.Render(inputs, job);
+    for (const TrainJob& job : jobs) {
+      if (include && !include(job)) continue;
+      if (failures && inputs.RefersToRefusedRuntime(job)) {
+        Origin at = job.positions.Find("spec.runtimeRef.name");
+        failures->push_back({&job, {Diagnostic{at.HasPosition() ? at : job.origin,
+                                               fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name),
+                                               "spec.runtimeRef", "its runtime was refused (see the runtime's errors)"}}});
+        continue;
+      }
+      renderer.Render(inputs, job);
+      if (failures) {
+        std::vector<Diagnostic> errors = renderer.TakeErrors();
+        if (!errors.empty()) failures->push_back({&job, std::move(errors)});
+      }
+    }
   } catch (const OutputLimitCrossed& crossed) {
     throw crossed.error;
   }
   renderer.Finish(inputs);
   return all;
+}
+
+}  // namespace
+
+std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
+                                    std::vector<Diagnostic>* warnings) {
+  return RenderHeld(inputs, inputs.jobs, options, warnings, {}, nullptr);
+}
+
+std::vector<RenderedJob> RenderEachJob(const Inputs& inputs, const std::vector<TrainJob>& jobs,
+                                       const RenderOptions& options,
+                                       const std::function<bool(const TrainJob&)>& include,
+                                       std::vector<JobFailure>& failures, std::vector<Diagnostic>* warnings) {
+  return RenderHeld(inputs, jobs, options, warnings, include, &failures);
+}
+
+std::string UnmanagedNotice(const TrainJob& job) {
+  std::string where = job.origin.HasPosition() ? fmt::format("{}:{}: ", *job.origin.file, job.origin.line) : "";
+  return fmt::format("{}{} {}/{} is managed by {}: the Trainer controller creates nothing for it", where, kTrainJobKind,
+                     job.metadata.namespace_, job.metadata.name, job.spec.managed_by.value_or(""));
 }
 
 namespace {
@@ -270,7 +329,9 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
     }
   };
   std::vector<Diagnostic> render_warnings;
-  JobRenderer renderer(request.render, &render_warnings, write);
+  std::vector<std::string> unmanaged;
+  JobRenderer renderer(request.render, &render_warnings, write,
+                       [&](const TrainJob& job) { unmanaged.push_back(UnmanagedNotice(job)); });
   // Each TrainJob renders as it loads, once its runtime has been read. One whose runtime comes
   // later waits for the end of the input, and so do all after it, to keep the output in input
   // order; with the runtimes first (or given with -r) none waits.
@@ -313,6 +374,7 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
 
   RenderResult summary;
   summary.notices = std::move(inputs.notices);
+  summary.unmanaged = std::move(unmanaged);
   // Positions point into `inputs`, which goes away on return.
   for (Diagnostic& w : warnings) {
     if (w.location.empty()) w.location = w.where.Position();

@@ -63,6 +63,8 @@ class StringSink : public RenderSink {
 // What a render says besides its objects, for stderr.
 struct RenderResult {
   std::vector<std::string> notices;  // one line per skipped document
+  // One line per TrainJob that spec.managedBy hands to another controller: checked, not rendered.
+  std::vector<std::string> unmanaged;
   std::vector<Diagnostic> warnings;  // with FormatWarning
 };
 
@@ -79,6 +81,24 @@ struct RenderedJob {
 // throws Error holding every problem of every TrainJob.
 std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
                                     std::vector<Diagnostic>* warnings = nullptr);
+
+// A TrainJob that could not be rendered, and why.
+struct JobFailure {
+  const TrainJob* job;
+  std::vector<Diagnostic> errors;
+};
+
+// RenderJobs for the migration check, which keeps going: the TrainJobs of `jobs` (those of
+// `inputs`, or probes of its runtimes) that `include` accepts are
+// rendered one by one, and one that cannot be (its runtime missing or refused, the webhook refusing
+// it) goes to `failures` with its problems while the others render. Throws only OutputLimitError.
+std::vector<RenderedJob> RenderEachJob(const Inputs& inputs, const std::vector<TrainJob>& jobs,
+                                       const RenderOptions& options,
+                                       const std::function<bool(const TrainJob&)>& include,
+                                       std::vector<JobFailure>& failures, std::vector<Diagnostic>* warnings = nullptr);
+
+// "file:line: TrainJob ns/name is managed by X: the Trainer controller creates nothing for it".
+std::string UnmanagedNotice(const TrainJob& job);
 
 // "# Source: <file>: TrainJob <ns>/<name> -> <RuntimeKind>/<name>\n", the comment before each object.
 std::string SourceComment(const TrainJob& job, const Runtime& runtime);

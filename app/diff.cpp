@@ -43,6 +43,8 @@ struct DiffFlags {
   int context = 3;
   std::vector<std::string> ignore;
   bool exit_zero = false;
+  bool quiet = false;        // --quiet: the exit status says it all
+  bool allow_empty = false;  // --allow-empty: see RejectEmptyInputs
   std::string color = "auto";
   // The options that apply to --legacy only, to tell when they were given.
   std::vector<const CLI::Option*> legacy_only;
@@ -134,6 +136,8 @@ class StreamReader {
 };
 
 int Finish(const Report& report, const DiffFlags& flags) {
+  const int status = Summarize(report).Differs() && !flags.exit_zero ? kDifferences : kNoDifferences;
+  if (flags.quiet) return status;
   ReportOptions options;
   options.format = *ParseReportFormat(flags.output);
   options.context = static_cast<std::size_t>(flags.context);
@@ -141,7 +145,16 @@ int Finish(const Report& report, const DiffFlags& flags) {
       (options.format == ReportFormat::kHuman || options.format == ReportFormat::kUnified) && UseColor(flags.color);
   std::string out = FormatReport(report, options);
   WriteStdout(out);
-  return Summarize(report).Differs() && !flags.exit_zero ? kDifferences : kNoDifferences;
+  return status;
+}
+
+// A migration check of inputs that hold no TrainJob checks nothing, which is an error (exit 2), so
+// that a wrong path or an empty dump does not pass unseen; --allow-empty lets it pass.
+void RejectEmptyInputs(const Inputs& inputs, const DiffFlags& flags) {
+  if (!inputs.jobs.empty() || flags.allow_empty) return;
+  throw Error(
+      "no TrainJob in the inputs: the migration check checked nothing (--allow-empty lets an input without "
+      "TrainJobs pass)");
 }
 
 int RunDiff(const DiffFlags& flags) {
@@ -186,7 +199,10 @@ int RunDiff(const DiffFlags& flags) {
   load.validate = *ParseValidationMode(flags.validate);
   Inputs inputs = Load(load, *fs);
   inputs.Checkpoint();
-  for (const auto& notice : inputs.notices) std::cerr << "trainer: " << notice << '\n';
+  if (!flags.quiet) {
+    for (const auto& notice : inputs.notices) std::cerr << "trainer: " << notice << '\n';
+  }
+  RejectEmptyInputs(inputs, flags);
   RenderOptions render;
   render.flux_templates_dir = flags.flux_templates;
   if (const char* order = std::getenv("TRAINER_PLUGIN_ORDER")) render.plugin_order = order;
@@ -220,7 +236,9 @@ Run SetupDiff(CLI::App& command) {
   CLI::Option* skip = command.add_flag("--skip-non-trainer", flags->skip_non_trainer,
                                        "--legacy: skip files that hold no Trainer object silently");
   CLI::Option* validate = AddValidateOption(command, flags->validate, "--legacy: check");
-  flags->legacy_only = {runtime, ns, flux, skip, validate};
+  CLI::Option* allow_empty = command.add_flag("--allow-empty", flags->allow_empty,
+                                              "--legacy: pass inputs that hold no TrainJob (an error otherwise)");
+  flags->legacy_only = {runtime, ns, flux, skip, validate, allow_empty};
   command.add_option("-o,--output", flags->output, "Report format: human, unified, brief, json or github")
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kReportFormatNames), std::end(kReportFormatNames))))
       ->capture_default_str()
@@ -233,6 +251,8 @@ Run SetupDiff(CLI::App& command) {
       ->allow_extra_args(false)
       ->type_name("PATH");
   command.add_flag("--exit-zero", flags->exit_zero, "Exit 0 even when there are differences");
+  command.add_flag("-q,--quiet", flags->quiet,
+                   "Print nothing but errors and warnings: the exit status tells whether anything changes");
   command.add_option("--color", flags->color, "Colour human and unified output: auto (on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str()

@@ -44,6 +44,8 @@ struct DiffFlags {
   int context = 3;
   std::vector<std::string> ignore;
   bool exit_zero = false;
+  bool quiet = false;        // --quiet: the exit status says it all
+  bool allow_empty = false;  // --allow-empty: see RejectEmptyInputs
   std::string color = "auto";
   bool summary = false;        // --summary: the summary by runtime and the totals only
   bool runtimes_only = false;  // --runtimes-only: probe each runtime instead of TrainJobs
@@ -137,6 +139,8 @@ class StreamReader {
 };
 
 int Finish(const Report& report, const DiffFlags& flags) {
+  const int status = Summarize(report).Differs() && !flags.exit_zero ? kDifferences : kNoDifferences;
+  if (flags.quiet) return status;
   ReportOptions options;
   options.format = *ParseReportFormat(flags.output);
   options.context = static_cast<std::size_t>(flags.context);
@@ -145,7 +149,16 @@ int Finish(const Report& report, const DiffFlags& flags) {
       (options.format == ReportFormat::kHuman || options.format == ReportFormat::kUnified) && UseColor(flags.color);
   std::string out = FormatReport(report, options);
   WriteStdout(out);
-  return Summarize(report).Differs() && !flags.exit_zero ? kDifferences : kNoDifferences;
+  return status;
+}
+
+// A migration check of inputs that hold no TrainJob checks nothing, which is an error (exit 2), so
+// that a wrong path or an empty dump does not pass unseen; --allow-empty lets it pass.
+void RejectEmptyInputs(const Inputs& inputs, const DiffFlags& flags) {
+  if (!inputs.jobs.empty() || flags.allow_empty) return;
+  throw Error(
+      "no TrainJob in the inputs: the migration check checked nothing (--allow-empty lets an input without "
+      "TrainJobs pass)");
 }
 
 int RunDiff(const DiffFlags& flags) {
@@ -196,7 +209,11 @@ int RunDiff(const DiffFlags& flags) {
   load.default_namespace = flags.namespace_;
   load.validate = *ParseValidationMode(flags.validate);
   Inputs inputs = Load(load, *fs);
-  for (const auto& notice : inputs.notices) std::cerr << "trainer: " << notice << '\n';
+  if (!flags.quiet) {
+    for (const auto& notice : inputs.notices) std::cerr << "trainer: " << notice << '\n';
+  }
+  // Inputs with problems end in them anyway; --runtimes-only checks runtimes, not TrainJobs.
+  if (inputs.errors.empty() && !flags.runtimes_only) RejectEmptyInputs(inputs, flags);
   RenderOptions render;
   render.flux_templates_dir = flags.flux_templates;
   if (const char* order = std::getenv("TRAINER_PLUGIN_ORDER")) render.plugin_order = order;
@@ -240,13 +257,15 @@ Run SetupDiff(CLI::App& command) {
   CLI::Option* skip = command.add_flag("--skip-non-trainer", flags->skip_non_trainer,
                                        "--legacy: skip files that hold no Trainer object silently");
   CLI::Option* validate = AddValidateOption(command, flags->validate, "--legacy: check");
+  CLI::Option* allow_empty = command.add_flag("--allow-empty", flags->allow_empty,
+                                              "--legacy: pass inputs that hold no TrainJob (an error otherwise)");
   CLI::Option* summary = command.add_flag(
       "--summary", flags->summary,
       "--legacy: print only the changed TrainJobs by runtime and reason, and the totals (human and json)");
   CLI::Option* runtimes_only = command.add_flag(
       "--runtimes-only", flags->runtimes_only,
       "--legacy: check each runtime in the inputs with a probe TrainJob, without TrainJobs");
-  flags->legacy_only = {runtime, ns, flux, skip, validate, summary, runtimes_only};
+  flags->legacy_only = {runtime, ns, flux, skip, validate, allow_empty, summary, runtimes_only};
   command.add_option("-o,--output", flags->output, "Report format: human, unified, brief, json or github")
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kReportFormatNames), std::end(kReportFormatNames))))
       ->capture_default_str()
@@ -259,6 +278,8 @@ Run SetupDiff(CLI::App& command) {
       ->allow_extra_args(false)
       ->type_name("PATH");
   command.add_flag("--exit-zero", flags->exit_zero, "Exit 0 even when there are differences");
+  command.add_flag("-q,--quiet", flags->quiet,
+                   "Print nothing but errors and warnings: the exit status tells whether anything changes");
   command.add_option("--color", flags->color, "Colour human and unified output: auto (on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str()

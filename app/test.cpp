@@ -18,6 +18,7 @@ struct TestFlags {
   bool update = false;
   bool check = false;
   std::string output = "text";
+  bool quiet = false;  // --quiet: the exit status says it all
 };
 
 int RunTest(const TestFlags& flags) {
@@ -30,9 +31,10 @@ int RunTest(const TestFlags& flags) {
   std::vector<ExpectedFileChange> changes;
   for (const CaseResult& c : result.cases) changes.insert(changes.end(), c.changes.begin(), c.changes.end());
   if (mode != SuiteMode::kCheck && !changes.empty()) ApplyChanges(changes, *NewRealFileWriter());
-  std::string out = flags.output == "junit" ? FormatJUnit(result) : FormatText(result);
-  WriteStdout(out);
-  return result.failed == 0 ? 0 : 1;
+  const int status = result.failed == 0 ? 0 : 1;
+  if (flags.quiet) return status;
+  WriteStdout(flags.output == "junit" ? FormatJUnit(result) : FormatText(result));
+  return status;
 }
 
 }  // namespace
@@ -52,6 +54,8 @@ Run SetupTest(CLI::App& command) {
       ->check(CLI::IsMember({"text", "junit"}))
       ->capture_default_str()
       ->type_name("FORMAT");
+  command.add_flag("-q,--quiet", flags->quiet,
+                   "Print nothing but errors: the exit status tells whether every case passes");
   return [flags] { return RunTest(*flags); };
 }
 

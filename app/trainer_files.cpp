@@ -11,6 +11,7 @@ namespace trainer::app {
 
 namespace {
 
+// Whether the loader reads `doc`: a Trainer object, or a JobSet.
 bool IsTrainerObject(const Tree& doc) {
   if (!doc.IsMap()) return false;
   const std::string* kind = doc.FindString("kind");
@@ -19,6 +20,7 @@ bool IsTrainerObject(const Tree& doc) {
     return true;
   }
   if (api_version != nullptr && api_version->rfind(std::string(kTrainerGroup) + "/", 0) == 0) return true;
+  if (kind != nullptr && api_version != nullptr && IsJobSet(*api_version, *kind)) return true;
   const Tree* items = doc.Find("items");
   if (kind != nullptr && items != nullptr && items->IsList() && std::string_view(*kind).ends_with("List")) {
     for (const Tree& item : items->items()) {
@@ -56,7 +58,7 @@ std::vector<std::string> KeepTrainerFiles(const std::vector<std::string>& paths,
     }
     switch (fs.Stat(path)) {
       case FileSystem::Kind::kDirectory:
-        for (const std::string& file : fs.ListYamlFiles(path)) {
+        for (const std::string& file : fs.ListInputFiles(path)) {
           if (HoldsTrainerObject(file, fs)) kept.push_back(file);
         }
         break;

@@ -17,11 +17,12 @@ _trainer_options() {
     }'
 }
 
-# Files named *.yaml or *.yml, and directories; any file (all); directories (dirs).
+# Files named *.yaml, *.yml or *.json, and directories; any file (all); directories (dirs).
 _trainer_files() {
   compopt -o filenames 2>/dev/null
   case $1 in
-    yaml) COMPREPLY=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur") $(compgen -d -- "$cur")) ;;
+    yaml) COMPREPLY=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur") $(compgen -f -X '!*.json' -- "$cur")
+          $(compgen -d -- "$cur")) ;;
     all) COMPREPLY=($(compgen -f -- "$cur")) ;;
     dirs) COMPREPLY=($(compgen -d -- "$cur")) ;;
   esac

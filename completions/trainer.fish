@@ -36,14 +36,15 @@ function __trainer_options --argument-names program command
     end
 end
 
-# Files and directories completing the current token: yaml (and directories), dir, or any.
+# Files and directories completing the current token: yaml (*.yaml, *.yml, *.json, and
+# directories), dir, or any.
 function __trainer_files --argument-names kind
     set -l token (commandline -ct)
     # Plain file completion, as for a command that has none of its own.
     set -l paths (complete -C"__trainer_no_such_command "(string escape -- $token) | string replace -r '\t.*' '')
     switch $kind
         case yaml
-            string match -r -- '.*(?:\.ya?ml|/)$' $paths
+            string match -r -- '.*(?:\.ya?ml|\.json|/)$' $paths
         case dir
             string match -r -- '.*/$' $paths
         case '*'

@@ -46,7 +46,7 @@ class OneFileSystem : public FileSystem {
   Kind Stat(const std::string& path) override { return path == kPath ? Kind::kFile : Kind::kMissing; }
   std::string ReadFile(const std::string&) override { return content_; }
   std::string ReadStdin() override { return ""; }
-  std::vector<std::string> ListYamlFiles(const std::string&) override { return {}; }
+  std::vector<std::string> ListInputFiles(const std::string&) override { return {}; }
   std::string Identity(const std::string& path) override { return path; }
 
   static constexpr const char* kPath = "input.yaml";

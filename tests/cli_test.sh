@@ -153,6 +153,28 @@ check "diff --legacy --skip-non-trainer counts one TrainJob" grep -q '^1 TrainJo
 run diff --skip-non-trainer "$tmp/values.yaml" "$tmp/values.yaml"
 check "diff --skip-non-trainer without --legacy is a usage error" test "$rc" -eq 2
 
+# diff and test take -q as render does: the exit status alone, with errors and warnings on stderr.
+run diff -q --legacy tests/cases/diff-skipped-summary/input.yaml
+check "diff -q exits 0 and prints nothing, not even the skipped objects" test "$rc" -eq 0 -a -z "$out" -a -z "$err"
+run diff --quiet --legacy testdata/40-mpi-launcher-and-nodes/input.yaml
+check "diff --quiet exits 1 on changes and prints nothing" test "$rc" -eq 1 -a -z "$out" -a -z "$err"
+run diff -q tests/cases/diff-files-human/from.json tests/cases/diff-missing/to.yaml
+check "diff -q still prints errors" test "$rc" -eq 2 -a -z "$out" -a -n "$err"
+run diff -q --legacy tests/cases/diff-empty-input/input.yaml
+check "diff -q says why an input without TrainJobs fails" \
+  test "$rc" -eq 2 -a -z "$out" -a "$err" = "trainer: error: no TrainJob in the inputs: the migration check checked nothing (--allow-empty lets an input without TrainJobs pass)"
+run test -q --check testdata/01-no-mlpolicy
+check "test -q exits 0 and prints nothing" test "$rc" -eq 0 -a -z "$out" -a -z "$err"
+run test --quiet --check tests/cases/test-fail/01-no-mlpolicy-altered
+check "test --quiet exits 1 on a failing case and prints nothing" test "$rc" -eq 1 -a -z "$out" -a -z "$err"
+
+# A cluster dump: the JobSets beside the TrainJobs are read as state, never reported as skipped.
+mkdir -p "$tmp/dump"
+printf 'apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: quickstart, namespace: ml-team}\n' \
+  >"$tmp/dump/jobsets.yaml"
+run diff --legacy "$tmp/dump" examples/quickstart.yaml
+check "a JobSet is not reported as skipped" test "$rc" -eq 0 -a -z "$err"
+
 version=$(sed -n 's/^project(trainer VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 run version
 check "trainer version prints the version of CMake's project()" test "$rc" -eq 0 -a "$out" = "trainer $version"

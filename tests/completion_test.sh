@@ -18,7 +18,7 @@ export PATH="$tmp/bin:$PATH" HOME="$tmp/home"  # fish keeps history and variable
 export ZSH_COMPDUMP="$tmp/zcompdump"
 mkdir -p "$HOME"
 cd "$tmp/work" || exit 2
-touch job.yaml runtime.yml notes.txt rendered-jobset
+touch job.yaml runtime.yml dump.json notes.txt rendered-jobset
 
 # Prints the candidates SHELL offers for LINE (cursor at the end), sorted, directories without
 # their trailing slash. A shell that hangs is stopped after a minute.
@@ -99,8 +99,8 @@ for command in $commands; do
       elif [[ $argument == DIR* ]]; then
         expect "$command $option takes a directory" "trainer $command $option " jobs runtimes
       elif [[ $argument == PATH* ]]; then
-        expect "$command $option takes YAML files and directories" "trainer $command $option " \
-          job.yaml runtime.yml jobs runtimes
+        expect "$command $option takes YAML and JSON files and directories" "trainer $command $option " \
+          job.yaml runtime.yml dump.json jobs runtimes
       else
         expect "$command $option takes a value that is no file" "trainer $command $option "
       fi
@@ -108,13 +108,16 @@ for command in $commands; do
   done < <(options "$command")
 done
 
-expect "render reads YAML files and directories" "trainer render " job.yaml runtime.yml jobs runtimes
+expect "render reads YAML and JSON files and directories" "trainer render " job.yaml runtime.yml dump.json jobs runtimes
 expect "render completes a file name" "trainer render -r runtimes jo" job.yaml jobs
 expect "the value of an option before the last word does not count" "trainer render -o json " \
-  job.yaml runtime.yml jobs runtimes
+  job.yaml runtime.yml dump.json jobs runtimes
 expect "diff reads any file (kubectl diff's have no extension)" "trainer diff " \
-  job.yaml runtime.yml notes.txt rendered-jobset jobs runtimes
+  job.yaml runtime.yml dump.json notes.txt rendered-jobset jobs runtimes
 expect "test reads case folders" "trainer test " jobs runtimes
+expect "diff --legacy can let an input without TrainJobs pass" "trainer diff --legacy --a" --allow-empty
+expect "diff can be quiet" "trainer diff --q" --quiet
+expect "test can be quiet" "trainer test --q" --quiet
 expect_arguments "plugins takes no file" "trainer plugins "
 
 finish "$shell"

@@ -29,11 +29,10 @@ class FakeFileSystem : public FileSystem {
     return it->second;
   }
   std::string ReadStdin() override { return stdin_content; }
-  std::vector<std::string> ListYamlFiles(const std::string& dir) override {
+  std::vector<std::string> ListInputFiles(const std::string& dir) override {
     std::vector<std::string> out;
     for (const auto& [p, _] : files) {
-      bool yaml = p.size() > 5 && (p.compare(p.size() - 5, 5, ".yaml") == 0 || p.compare(p.size() - 4, 4, ".yml") == 0);
-      if (p.rfind(dir + "/", 0) == 0 && yaml) out.push_back(p);
+      if (p.rfind(dir + "/", 0) == 0 && IsInputFileName(p.substr(p.rfind('/') + 1))) out.push_back(p);
     }
     return out;  // std::map keeps them sorted
   }

@@ -180,6 +180,7 @@ try trainer-migration-check 0 "an unchanged TrainJob passes" jobs/good.yaml runt
 try trainer-migration-check 1 "an MPI TrainJob fails: its nodes change image" jobs/mpi.yaml runtimes/mpi.yaml
 check "trainer-migration-check: reports the reason" output_has 'MPI nodes now run the TrainJob image'
 check "trainer-migration-check: reports old and new image" output_has 'registry.example.com/mpi/sshd:1 → registry.example.com/team/pi:3'
+try trainer-migration-check 0 "runtimes and other YAML without a TrainJob pass" runtimes/plain.yaml values.yaml
 
 try trainer-test 0 "recorded golden cases pass (default args: testdata)" testdata/quick/input.yaml
 sed -i 's/train:2/train:3/' testdata/quick/input.yaml

@@ -9,7 +9,9 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <map>
 #include <set>
+#include <string_view>
 #include <system_error>
 
 #include <fcntl.h>
@@ -77,7 +79,7 @@ class RealFileSystem : public FileSystem {
 
   std::string ReadStdin() override { return ReadBounded(STDIN_FILENO, 0, "<stdin>"); }
 
-  std::vector<std::string> ListYamlFiles(const std::string& dir) override {
+  std::vector<std::string> ListInputFiles(const std::string& dir) override {
     std::vector<std::string> files;
     std::set<std::pair<dev_t, ino_t>> walked;
     Walk(dir, fs::path(dir), walked, files);
@@ -94,7 +96,7 @@ class RealFileSystem : public FileSystem {
   }
 
  private:
-  // Lists the YAML files under `folder`, following symbolic links, and walks each real folder
+  // Lists the input files under `folder`, following symbolic links, and walks each real folder
   // (device and inode) once: a link back up ends, and links that meet again (a DAG of links,
   // exponential in paths) cost one walk each. Entries go in name order, so that a folder reached
   // by two ways is always named by the same one.
@@ -114,9 +116,8 @@ class RealFileSystem : public FileSystem {
       std::error_code type_ec;
       if (entry.is_directory(type_ec)) {
         Walk(root, entry.path(), walked, files);
-      } else if (entry.is_regular_file(type_ec)) {
-        auto ext = entry.path().extension();
-        if (ext == ".yaml" || ext == ".yml") files.push_back(entry.path().string());
+      } else if (entry.is_regular_file(type_ec) && IsInputFileName(entry.path().filename().string())) {
+        files.push_back(entry.path().string());
       }
     }
   }
@@ -140,8 +141,33 @@ std::string ApiPath(const std::string& path) {
   return out;
 }
 
-bool IsTrainerKind(const std::string& kind) {
+bool IsTrainerKind(std::string_view kind) {
   return kind == kTrainJobKind || kind == kTrainingRuntimeKind || kind == kClusterTrainingRuntimeKind;
+}
+
+// The lists of the Trainer kinds, as `kubectl get -o yaml` writes them.
+bool IsTrainerListKind(std::string_view kind) {
+  return kind.ends_with("List") && IsTrainerKind(kind.substr(0, kind.size() - 4));
+}
+
+// The group of an apiVersion: "" (the core group) for "v1".
+std::string_view ApiGroup(std::string_view api_version) {
+  const std::size_t slash = api_version.find('/');
+  return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
+}
+
+// The one line that sums up the objects skipped as not Trainer objects: their kinds by count,
+// most first, ties by name.
+std::string SkippedSummary(const std::vector<std::string>& skipped) {
+  std::map<std::string, std::size_t> counts;
+  for (const std::string& kind : skipped) ++counts[kind];
+  std::vector<std::pair<std::string, std::size_t>> kinds(counts.begin(), counts.end());
+  std::stable_sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string listed;
+  for (const auto& [kind, count] : kinds) listed += fmt::format("{}{} {}", listed.empty() ? "" : ", ", count, kind);
+  return skipped.size() == 1
+             ? fmt::format("skipped 1 object that is not a Trainer object: {}", listed)
+             : fmt::format("skipped {} objects that are not Trainer objects: {}", skipped.size(), listed);
 }
 
 std::string RuntimeKey(const std::string& kind, const std::string& ns, const std::string& name) {
@@ -203,7 +229,7 @@ class Loader {
       case FileSystem::Kind::kDirectory: {
         std::vector<std::string> files;
         try {
-          files = fs_.ListYamlFiles(path);
+          files = fs_.ListInputFiles(path);
         } catch (const Error& e) {
           AddSource(Source::Kind::kUnlistable, path, runtimes_only).unlistable = e;
           return;
@@ -246,7 +272,7 @@ class Loader {
     }
     errors_before_ = errors_.size();
     warnings_before_ = inputs_.warnings.size();
-    notices_before_ = inputs_.notices.size();
+    skipped_before_ = inputs_.skipped.size();
     return true;
   }
 
@@ -287,8 +313,9 @@ class Loader {
     } catch (const Error& e) {
       errors_.resize(errors_before_);
       inputs_.warnings.resize(warnings_before_);
-      inputs_.notices.resize(notices_before_);
+      inputs_.skipped.resize(skipped_before_);
       std::erase_if(inputs_.jobs, [&](const TrainJob& job) { return job.origin.file == source.name; });
+      std::erase_if(inputs_.jobsets, [&](const JobSetState& jobset) { return jobset.origin.file == source.name; });
       inputs_.malformed_files.insert(source.name);
       errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
     }
@@ -308,7 +335,8 @@ class Loader {
       errors_.push_back(Diagnostic{doc.origin(), "", "kind", "Required value: every object needs a kind"});
       return;
     }
-    if (tm.kind.size() >= 4 && tm.kind.compare(tm.kind.size() - 4, 4, "List") == 0 && doc.Find("items")) {
+    const std::string_view group = ApiGroup(tm.api_version);
+    if (std::string_view(tm.kind).ends_with("List") && doc.Find("items")) {
       Tree* items = doc.Find("items");
       if (!items->IsList()) {
         errors_.push_back(Diagnostic{items->origin(), "", "items", "expected an array"});
@@ -317,11 +345,22 @@ class Loader {
       for (Tree& item : items->items()) LoadDocument(std::move(item), runtimes_only);
       return;
     }
+    if (IsJobSet(tm.api_version, tm.kind)) {
+      AddJobSet(doc);
+      return;
+    }
     if (!IsTrainerKind(tm.kind)) {
-      const Tree* meta = doc.Find("metadata");
-      const std::string* name = meta && meta->IsMap() ? meta->FindString("name") : nullptr;
-      inputs_.notices.push_back(fmt::format("{}: skipping {} {}: not a Trainer object", doc.origin().Position(), tm.kind,
-                                            name ? *name : std::string("(unnamed)")));
+      if (group != kTrainerGroup) {
+        inputs_.skipped.push_back(std::move(tm.kind));
+      } else if (!IsTrainerListKind(tm.kind)) {  // a list without items holds nothing
+        // As kubectl: the API server serves no other kind in the group.
+        const Tree* at = doc.Find("kind");
+        errors_.push_back(Diagnostic{at ? at->origin() : doc.origin(), "", "",
+                                     fmt::format("no matches for kind \"{}\" in version \"{}\": the Trainer kinds are {}, "
+                                                 "{} and {}",
+                                                 tm.kind, tm.api_version, kTrainJobKind, kTrainingRuntimeKind,
+                                                 kClusterTrainingRuntimeKind)});
+      }
       return;
     }
     if (tm.api_version != kTrainerApiVersion) {
@@ -424,6 +463,19 @@ class Loader {
     }
   }
 
+  // A JobSet, read leniently as state: a dump's objects are not checked, and one without a name is
+  // not recorded.
+  void AddJobSet(const Tree& doc) {
+    const Tree* meta = doc.Find("metadata");
+    const std::string* name = meta && meta->IsMap() ? meta->FindString("name") : nullptr;
+    if (name == nullptr || name->empty()) return;
+    const std::string* ns = meta->FindString("namespace");
+    const Tree* spec = doc.Find("spec");
+    const Tree* suspend = spec && spec->IsMap() ? spec->Find("suspend") : nullptr;
+    inputs_.jobsets.push_back(JobSetState{ns && !ns->empty() ? *ns : options_.default_namespace, *name,
+                                          suspend && suspend->IsBool() && suspend->AsBool(), doc.origin()});
+  }
+
   std::string DocumentRuntimeKey(const std::string& kind, const Tree& doc) const {
     const Tree* meta = doc.Find("metadata");
     const std::string* name = meta && meta->IsMap() ? meta->FindString("name") : nullptr;
@@ -462,12 +514,20 @@ class Loader {
   // Of the source being loaded: what had been reported before it.
   std::size_t errors_before_ = 0;
   std::size_t warnings_before_ = 0;
-  std::size_t notices_before_ = 0;
+  std::size_t skipped_before_ = 0;
 };
 
 }  // namespace
 
 std::unique_ptr<FileSystem> NewRealFileSystem() { return std::make_unique<RealFileSystem>(); }
+
+bool IsInputFileName(std::string_view name) {
+  return name.ends_with(".yaml") || name.ends_with(".yml") || name.ends_with(".json");
+}
+
+bool IsJobSet(std::string_view api_version, std::string_view kind) {
+  return kind == "JobSet" && ApiGroup(api_version) == "jobset.x-k8s.io";
+}
 
 std::string Subject(const Runtime& runtime) {
   if (runtime.kind == kClusterTrainingRuntimeKind) return fmt::format("{} {}", runtime.kind, runtime.metadata.name);
@@ -479,6 +539,7 @@ Inputs Load(const LoadOptions& options, FileSystem& fs, const JobHandler& on_job
   Loader loader(options, fs, inputs);
   loader.Run(&on_job);
   inputs.errors = std::move(loader.errors());
+  if (!inputs.skipped.empty()) inputs.notices.push_back(SkippedSummary(inputs.skipped));
   // Positions point into `inputs.names`, which the Inputs keep; fill them in anyway, as Error does.
   for (Diagnostic& d : inputs.errors) {
     if (d.location.empty()) d.location = d.where.Position();

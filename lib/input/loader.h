@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -26,13 +27,20 @@ class FileSystem {
   // Throws Error naming the path when it cannot be read.
   virtual std::string ReadFile(const std::string& path) = 0;
   virtual std::string ReadStdin() = 0;
-  // Every *.yaml and *.yml file under `dir`, recursively, in sorted order.
-  virtual std::vector<std::string> ListYamlFiles(const std::string& dir) = 0;
+  // Every input file under `dir` (see IsInputFileName), recursively, in sorted order.
+  virtual std::vector<std::string> ListInputFiles(const std::string& dir) = 0;
   // A key that is equal for two paths naming the same file.
   virtual std::string Identity(const std::string& path) = 0;
 };
 
 std::unique_ptr<FileSystem> NewRealFileSystem();
+
+// Whether a file found in a directory is read: *.yaml, *.yml and *.json, as `kubectl apply -f DIR`
+// reads them (JSON is read as the YAML it is).
+bool IsInputFileName(std::string_view name);
+
+// Whether an object is a JobSet (jobset.x-k8s.io, any version), which the loader reads as state.
+bool IsJobSet(std::string_view api_version, std::string_view kind);
 
 struct LoadOptions {
   std::vector<std::string> paths;          // TrainJobs and runtimes; "-" is stdin
@@ -59,7 +67,9 @@ struct Inputs {
   std::vector<TrainJob> jobs;     // in input order
   std::vector<Runtime> runtimes;
   std::vector<JobSetState> jobsets;  // in input order
-  std::vector<std::string> notices;  // one line per skipped document
+  std::vector<std::string> skipped;  // the kind of each object skipped as not a Trainer object
+  // Lines for stderr once loading is over: one summing up `skipped`, when it holds any.
+  std::vector<std::string> notices;
   std::vector<Diagnostic> warnings;  // what --validate=warn lets through, and deprecation warnings
   std::vector<Diagnostic> errors;    // the problems of the documents left out
   std::unordered_set<std::string> refused_runtimes;  // keys of runtimes left out for their problems

@@ -1,7 +1,10 @@
 #include "input/loader.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -39,7 +42,7 @@ std::string Errors(const LoadOptions& options, testing::FakeFileSystem& fs) {
 
 }  // namespace
 
-TEST_CASE("directories are read recursively, yaml and yml only, in sorted order") {
+TEST_CASE("directories are read recursively, their input files only, in sorted order") {
   testing::FakeFileSystem fs;
   fs.files["d/b/2.yml"] = std::string(kJob) + "---\n" + "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: second}\nspec: {runtimeRef: {name: plain}}\n";
   fs.files["d/a.yaml"] = kRuntime;
@@ -56,7 +59,7 @@ TEST_CASE("directories are read recursively, yaml and yml only, in sorted order"
   CHECK(*inputs.jobs[0].origin.file == "d/b/2.yml");
 }
 
-TEST_CASE("other kinds are skipped with a notice and List wrappers are unwrapped") {
+TEST_CASE("other kinds are skipped, summed up in one notice, and List wrappers are unwrapped") {
   testing::FakeFileSystem fs;
   fs.files["in.yaml"] = std::string("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n---\n") +
                         "apiVersion: v1\nkind: List\nitems:\n- " + "{apiVersion: trainer.kubeflow.org/v1alpha1, kind: TrainJob, metadata: {name: j}, spec: {runtimeRef: {name: plain}}}\n";
@@ -65,7 +68,8 @@ TEST_CASE("other kinds are skipped with a notice and List wrappers are unwrapped
   Inputs inputs = Load(options, fs);
   inputs.Checkpoint();
   CHECK(inputs.jobs.size() == 1);
-  CHECK(inputs.notices == std::vector<std::string>{"in.yaml:1:1: skipping ConfigMap cm: not a Trainer object"});
+  CHECK(inputs.skipped == std::vector<std::string>{"ConfigMap"});
+  CHECK(inputs.notices == std::vector<std::string>{"skipped 1 object that is not a Trainer object: 1 ConfigMap"});
 }
 
 TEST_CASE("the same runtime reached twice counts once") {
@@ -324,7 +328,7 @@ TEST_CASE("a stream that turns out malformed reports that problem alone, though 
   CHECK(inputs.errors[0].message.find("malformed YAML") == 0);
   REQUIRE(files.size() == 1);  // the job that loaded before the problem was found
   CHECK(inputs.malformed_files.count(files[0]) == 1);
-  CHECK(inputs.notices.size() == 1);  // other.yaml's, kept
+  CHECK(inputs.skipped == std::vector<std::string>{"ConfigMap"});  // other.yaml's, kept
 }
 
 TEST_CASE("without a job handler, a malformed stream leaves none of its TrainJobs in the inputs") {
@@ -355,9 +359,9 @@ class ThornyFileSystem : public testing::FakeFileSystem {
     if (path == "unlistable") return Kind::kDirectory;
     return FakeFileSystem::Stat(path);
   }
-  std::vector<std::string> ListYamlFiles(const std::string& dir) override {
+  std::vector<std::string> ListInputFiles(const std::string& dir) override {
     if (dir == "unlistable") throw Error(dir + ": cannot list: Permission denied");
-    return FakeFileSystem::ListYamlFiles(dir);
+    return FakeFileSystem::ListInputFiles(dir);
   }
 };
 
@@ -753,6 +757,150 @@ TEST_CASE("running out of memory while reading a file is an error naming the fil
   options.paths = {"rt.yaml", "big.yaml"};
   CHECK(Errors(options, fs) ==
         "big.yaml: out of memory while reading it (one stream may hold 268435456 bytes and 1000000 values)");
+}
+
+}  // namespace trainer
+
+namespace trainer {
+
+namespace {
+
+// A dump as `kubectl get trainjobs,jobsets,pods -n team -o json` writes it: a List of a TrainJob
+// (with its status, finalizers, managed fields and last-applied annotation), its JobSet and a Pod.
+// The TrainJob starts at line 4, column 9; its spec.trainer.numNodes value is at line 50, column 33.
+std::string KubectlJsonDump() {
+  std::ifstream in(TRAINER_SOURCE_DIR "/tests/cases/diff-dump-dir/dump/trainjobs.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  REQUIRE(!text.str().empty());
+  return text.str();
+}
+
+constexpr const char* kSklearnRuntime = R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {name: sklearn-distributed}
+spec:
+  template:
+    spec:
+      replicatedJobs: [{name: node, template: {spec: {template: {spec: {containers: [{name: node, image: a}]}}}}}]
+)";
+
+}  // namespace
+
+TEST_CASE("directories give their .json files too, as kubectl apply -f reads them, and kubectl's JSON loads") {
+  testing::FakeFileSystem fs;
+  fs.files["dump/runtimes.yaml"] = kSklearnRuntime;
+  fs.files["dump/trainjobs.json"] = KubectlJsonDump();
+  fs.files["dump/notes.txt"] = "not an input: [";
+  fs.files["dump/trainjobs.json.orig"] = "not an input either: [";
+  LoadOptions options;
+  options.paths = {"dump"};
+  Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
+  REQUIRE(inputs.jobs.size() == 1);
+  CHECK(inputs.jobs[0].metadata.namespace_ == "team");
+  CHECK(inputs.jobs[0].metadata.name == "fit-forest");
+  CHECK(inputs.jobs[0].origin.Position() == "dump/trainjobs.json:4:9");
+  CHECK(inputs.runtimes.size() == 1);
+  CHECK(inputs.notices == std::vector<std::string>{"skipped 1 object that is not a Trainer object: 1 Pod"});
+}
+
+TEST_CASE("a problem in kubectl's pretty-printed JSON points at its line and column") {
+  testing::FakeFileSystem fs;
+  std::string dump = KubectlJsonDump();
+  const std::string good = "\"numNodes\": 2";
+  REQUIRE(dump.find(good) != std::string::npos);
+  dump.replace(dump.find(good), good.size(), "\"numNodes\": \"two\"");
+  fs.files["rt.yaml"] = kSklearnRuntime;
+  fs.files["dump.json"] = dump;
+  LoadOptions options;
+  options.paths = {"rt.yaml", "dump.json"};
+  std::string errors = Errors(options, fs);
+  CHECK(errors.find("dump.json:50:33: TrainJob team/fit-forest: spec.trainer.numNodes: ") == 0);
+}
+
+TEST_CASE("an unknown kind of the trainer.kubeflow.org group is an error at its kind; other groups' are skipped") {
+  testing::FakeFileSystem fs;
+  fs.files["in.yaml"] = std::string(kRuntime) + "---\n" +
+                        "apiVersion: trainer.kubeflow.org/v1alpha1\nmetadata: {name: typo}\nkind: Trainjob\n"
+                        "spec: {runtimeRef: {name: plain}}\n"
+                        "---\napiVersion: trainer.kubeflow.org/v2\nkind: TrainingJob\nmetadata: {name: other}\n"
+                        "---\napiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: legacy}\n"
+                        "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJobList\nmetadata: {}\n---\n" + kJob;
+  LoadOptions options;
+  options.paths = {"in.yaml"};
+  Inputs inputs = Load(options, fs);
+  REQUIRE(inputs.errors.size() == 2);
+  CHECK(inputs.errors[0].Format() ==
+        "in.yaml:11:7: no matches for kind \"Trainjob\" in version \"trainer.kubeflow.org/v1alpha1\": the Trainer kinds "
+        "are TrainJob, TrainingRuntime and ClusterTrainingRuntime");
+  CHECK(inputs.errors[1].Format() ==
+        "in.yaml:15:7: no matches for kind \"TrainingJob\" in version \"trainer.kubeflow.org/v2\": the Trainer kinds "
+        "are TrainJob, TrainingRuntime and ClusterTrainingRuntime");
+  CHECK(inputs.skipped == std::vector<std::string>{"PyTorchJob"});  // the empty TrainJobList holds nothing
+  CHECK(inputs.jobs.size() == 1);
+}
+
+TEST_CASE("JobSets are read leniently as state, in Lists too, and never skipped") {
+  testing::FakeFileSystem fs;
+  fs.files["dump.yaml"] =
+      "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: a, namespace: team}\n"
+      "spec: {suspend: true, replicatedJobs: {not: a list}}\n"
+      "---\napiVersion: v1\nkind: List\nitems:\n"
+      "- {apiVersion: jobset.x-k8s.io/v1, kind: JobSet, metadata: {name: b}, spec: {suspend: \"true\"}}\n"
+      "- {apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, metadata: {namespace: team}}\n"
+      "- {apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, metadata: {name: c}, spec: {suspend: false}}\n"
+      "- {apiVersion: example.com/v1, kind: JobSet, metadata: {name: d}}\n";
+  LoadOptions options;
+  options.paths = {"dump.yaml"};
+  options.default_namespace = "dflt";
+  Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
+  REQUIRE(inputs.jobsets.size() == 3);
+  CHECK(inputs.jobsets[0].namespace_ == "team");
+  CHECK(inputs.jobsets[0].name == "a");
+  CHECK(inputs.jobsets[0].suspended);
+  CHECK(inputs.jobsets[0].origin.Position() == "dump.yaml:1:1");
+  CHECK(inputs.jobsets[1].namespace_ == "dflt");
+  CHECK(inputs.jobsets[1].name == "b");
+  CHECK_FALSE(inputs.jobsets[1].suspended);  // a string, not the boolean true
+  CHECK(inputs.jobsets[1].origin.Position() == "dump.yaml:9:3");
+  CHECK(inputs.jobsets[2].name == "c");
+  CHECK_FALSE(inputs.jobsets[2].suspended);
+  CHECK(inputs.skipped == std::vector<std::string>{"JobSet"});  // example.com's
+}
+
+TEST_CASE("the skipped objects are summed up in one notice, kinds by count then by name") {
+  testing::FakeFileSystem fs;
+  std::string yaml;
+  for (const char* kind : {"Service", "Pod", "Kustomization", "ConfigMap", "Pod", "Service", "Pod", "ConfigMap"}) {
+    yaml += fmt::format("---\napiVersion: v1\nkind: {}\nmetadata: {{name: x}}\n", kind);
+  }
+  fs.files["a.yaml"] = yaml;
+  fs.files["b.yaml"] = "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: js}\n";
+  LoadOptions options;
+  options.paths = {"a.yaml", "b.yaml"};
+  Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
+  CHECK(inputs.notices ==
+        std::vector<std::string>{"skipped 8 objects that are not Trainer objects: 3 Pod, 2 ConfigMap, 2 Service, 1 Kustomization"});
+  options.paths = {"b.yaml"};
+  CHECK(Load(options, fs).notices.empty());
+}
+
+TEST_CASE("a stream that turns out malformed drops its JobSets and its skipped objects") {
+  testing::FakeFileSystem fs;
+  fs.files["bad.yaml"] = "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: js}\n---\n"
+                         "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n---\nkind: [\n";
+  fs.files["good.yaml"] = "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: kept}\n---\n"
+                          "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n";
+  LoadOptions options;
+  options.paths = {"bad.yaml", "good.yaml"};
+  Inputs inputs = Load(options, fs);
+  CHECK(inputs.errors.size() == 1);
+  REQUIRE(inputs.jobsets.size() == 1);
+  CHECK(inputs.jobsets[0].name == "kept");
+  CHECK(inputs.notices == std::vector<std::string>{"skipped 1 object that is not a Trainer object: 1 Secret"});
 }
 
 }  // namespace trainer

@@ -118,6 +118,8 @@ expect "test reads case folders" "trainer test " jobs runtimes
 expect "diff --legacy can let an input without TrainJobs pass" "trainer diff --legacy --a" --allow-empty
 expect "diff can be quiet" "trainer diff --q" --quiet
 expect "test can be quiet" "trainer test --q" --quiet
+expect "diff --legacy sums up or probes runtimes" "trainer diff --legacy --ru" --runtime --runtimes-only
+expect "diff --legacy can print the summary alone" "trainer diff --legacy --su" --summary
 expect_arguments "plugins takes no file" "trainer plugins "
 
 finish "$shell"

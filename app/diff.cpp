@@ -34,9 +34,11 @@ constexpr int kMaxContext = 1'000'000;
 
 struct DiffFlags {
   std::vector<std::string> paths;
+  std::vector<std::string> filenames;  // -f (--legacy): inputs as kubectl takes them, after PATH
   bool legacy = false;
   std::vector<std::string> runtimes;
   std::string namespace_ = "default";
+  const CLI::Option* namespace_option = nullptr;  // to tell whether -n was given
   std::string flux_templates;
   bool skip_non_trainer = false;  // see app/trainer_files.h
   std::string validate = "strict";
@@ -185,6 +187,10 @@ int RunDiff(const DiffFlags& flags) {
       usage.push_back(Diagnostic{{}, "", "", std::move(message)});
     }
   }
+  if (flags.legacy && flags.paths.empty() && flags.filenames.empty()) {
+    usage.push_back(Diagnostic{{}, "", "",
+                               "no input: give the TrainJob and runtime files as PATH... or -f PATH (see 'trainer diff --help')"});
+  }
   if (flags.summary && flags.output != "human" && flags.output != "json") {
     usage.push_back(Diagnostic{{}, "", "", fmt::format("--summary applies to -o human and -o json, not -o {}", flags.output)});
   }
@@ -200,13 +206,16 @@ int RunDiff(const DiffFlags& flags) {
   }
 
   LoadOptions load;
-  load.paths = flags.skip_non_trainer ? KeepTrainerFiles(flags.paths, *fs) : flags.paths;
+  std::vector<std::string> paths = flags.paths;
+  paths.insert(paths.end(), flags.filenames.begin(), flags.filenames.end());
+  load.paths = flags.skip_non_trainer ? KeepTrainerFiles(paths, *fs) : paths;
   load.runtime_paths = flags.skip_non_trainer ? KeepTrainerFiles(flags.runtimes, *fs) : flags.runtimes;
   if (flags.runtimes_only) {  // every input holds runtimes only: TrainJobs in them are not read
     load.runtime_paths.insert(load.runtime_paths.begin(), load.paths.begin(), load.paths.end());
     load.paths.clear();
   }
   load.default_namespace = flags.namespace_;
+  load.namespace_given = flags.namespace_option != nullptr && flags.namespace_option->count() > 0;
   load.validate = *ParseValidationMode(flags.validate);
   Inputs inputs = Load(load, *fs);
   if (!flags.quiet) {
@@ -241,14 +250,19 @@ int RunDiff(const DiffFlags& flags) {
 
 Run SetupDiff(CLI::App& command) {
   auto flags = std::make_shared<DiffFlags>();
-  command.add_option("PATH", flags->paths, kPathHelp)->required()->type_name("PATH");
+  command.add_option("PATH", flags->paths, kPathHelp)->type_name("PATH");
+  CLI::Option* filename = command.add_option("-f,--filename", flags->filenames,
+                                             "--legacy: an input as PATH is, as kubectl takes them (repeatable)");
+  filename->allow_extra_args(false)->type_name("PATH");
   command.add_flag("--legacy", flags->legacy,
                    "Render every TrainJob with the legacy and with the current image behaviour and compare the two");
   CLI::Option* runtime = command.add_option("-r,--runtime", flags->runtimes,
                                             "--legacy: add runtimes from this file or directory (repeatable)");
   runtime->allow_extra_args(false)->type_name("PATH");
   CLI::Option* ns =
-      command.add_option("-n,--namespace", flags->namespace_, "--legacy: namespace of objects that set none");
+      command.add_option("-n,--namespace", flags->namespace_,
+                         "--legacy: namespace of objects that set none (objects naming another are an error)");
+  flags->namespace_option = ns;
   ns->capture_default_str()->type_name("NAME");
   CLI::Option* flux =
       command.add_option("--flux-templates", flags->flux_templates,
@@ -265,7 +279,7 @@ Run SetupDiff(CLI::App& command) {
   CLI::Option* runtimes_only = command.add_flag(
       "--runtimes-only", flags->runtimes_only,
       "--legacy: check each runtime in the inputs with a probe TrainJob, without TrainJobs");
-  flags->legacy_only = {runtime, ns, flux, skip, validate, allow_empty, summary, runtimes_only};
+  flags->legacy_only = {filename, runtime, ns, flux, skip, validate, allow_empty, summary, runtimes_only};
   command.add_option("-o,--output", flags->output, "Report format: human, unified, brief, json or github")
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kReportFormatNames), std::end(kReportFormatNames))))
       ->capture_default_str()

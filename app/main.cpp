@@ -1,17 +1,22 @@
 // trainer: shows what the Kubeflow Trainer controller will create for a TrainJob, offline.
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "app/commands.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/staged_files.h"
+#include "util/suggest.h"
 
 #ifndef TRAINER_VERSION
 #define TRAINER_VERSION "0.0.0"
@@ -90,6 +95,15 @@ int main(int argc, char** argv) {
   const std::string_view first = argc > 1 ? argv[1] : "";
   const bool named =
       std::any_of(std::begin(kCommands), std::end(kCommands), [&](const Command& c) { return first == c.name; });
+  // A first word that is neither an option nor a command: name it, and the command it is nearest to.
+  if (!named && !first.empty() && first.front() != '-') {
+    std::vector<std::string_view> names;
+    for (const Command& c : kCommands) names.emplace_back(c.name);
+    std::string message = fmt::format("unknown command \"{}\"", trainer::GoEscape(first));
+    if (std::optional<std::string> near = trainer::Nearest(first, names)) message += fmt::format("; did you mean \"{}\"?", *near);
+    std::cerr << "trainer: error: " << message << "\nRun '" << program << " --help' for usage.\n";
+    return 2;
+  }
   std::vector<std::pair<CLI::App*, trainer::app::Run>> runs;
   for (const Command& c : kCommands) {
     if (named && first != c.name) continue;
@@ -105,7 +119,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return ExitAfterPrinting(app, e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "trainer: error: " << e.what() << "\nRun '" << program << " --help' for usage.\n";
+    // A mistake in a command's arguments points at that command's help.
+    const std::string help = named ? fmt::format("{} {} --help", program, first) : program + " --help";
+    std::cerr << "trainer: error: " << e.what() << "\nRun '" << help << "' for usage.\n";
     return 2;
   }
   try {

@@ -29,8 +29,16 @@ namespace {
 
 struct RenderFlags {
   std::vector<std::string> paths;
+  std::vector<std::string> filenames;  // -f, as kubectl takes its inputs: after the PATH arguments
+
+  std::vector<std::string> Inputs() const {
+    std::vector<std::string> all = paths;
+    all.insert(all.end(), filenames.begin(), filenames.end());
+    return all;
+  }
   std::vector<std::string> runtimes;
   std::string namespace_ = "default";
+  const CLI::Option* namespace_option = nullptr;  // to tell whether -n was given
   std::string output = "yaml";
   std::vector<std::string> show_only;
   std::string output_dir;
@@ -54,9 +62,10 @@ void PrintSummary(const RenderResult& summary, bool quiet) {
 // What the flags ask to render (not where the output goes). Throws Error.
 RenderRequest MakeRequest(const RenderFlags& flags) {
   RenderRequest request;
-  request.load.paths = flags.paths;
+  request.load.paths = flags.Inputs();
   request.load.runtime_paths = flags.runtimes;
   request.load.default_namespace = flags.namespace_;
+  request.load.namespace_given = flags.namespace_option != nullptr && flags.namespace_option->count() > 0;
   request.render.legacy_image = flags.legacy;
   request.render.generate_ssh_keys = flags.generate_ssh_keys;
   request.render.flux_templates_dir = flags.flux_templates;
@@ -69,11 +78,14 @@ RenderRequest MakeRequest(const RenderFlags& flags) {
 }
 
 int RunRender(const RenderFlags& flags) {
+  if (flags.paths.empty() && flags.filenames.empty()) {
+    throw Error("no input: give the TrainJob and runtime files as PATH... or -f PATH (see 'trainer render --help')");
+  }
   RenderRequest request = MakeRequest(flags);
   if (const char* order = std::getenv("TRAINER_PLUGIN_ORDER")) request.render.plugin_order = order;
   auto fs = NewRealFileSystem();
   if (flags.skip_non_trainer) {
-    request.load.paths = KeepTrainerFiles(flags.paths, *fs);
+    request.load.paths = KeepTrainerFiles(flags.Inputs(), *fs);
     request.load.runtime_paths = KeepTrainerFiles(flags.runtimes, *fs);
   }
   if (!flags.output_dir.empty()) {
@@ -94,15 +106,19 @@ int RunRender(const RenderFlags& flags) {
 
 // `trainer render`'s option table, which a golden case's args are read with too.
 void AddRenderOptions(CLI::App& command, RenderFlags& flags) {
-  command.add_option("PATH", flags.paths, "TrainJob and runtime files or directories (*.yaml, *.yml, recursively); - for stdin")
-      ->required()
+  command.add_option("PATH", flags.paths,
+                     "TrainJob and runtime files or directories (*.yaml, *.yml, *.json, recursively); - for stdin")
+      ->type_name("PATH");
+  command.add_option("-f,--filename", flags.filenames, "An input as PATH is, as kubectl takes them (repeatable)")
+      ->allow_extra_args(false)
       ->type_name("PATH");
   command.add_option("-r,--runtime", flags.runtimes, "Add runtimes from this file or directory (repeatable)")
       ->allow_extra_args(false)
       ->type_name("PATH");
-  command.add_option("-n,--namespace", flags.namespace_, "Namespace of objects that set none")
-      ->capture_default_str()
-      ->type_name("NAME");
+  CLI::Option* ns = command.add_option("-n,--namespace", flags.namespace_,
+                                       "Namespace of objects that set none (objects naming another are an error)");
+  ns->capture_default_str()->type_name("NAME");
+  flags.namespace_option = ns;
   command.add_option("-o,--output", flags.output, "Output format")
       ->check(CLI::IsMember({"yaml", "json"}))
       ->capture_default_str()
@@ -147,7 +163,6 @@ RenderRequest ParseCaseArgs(const std::vector<std::string>& args) {
   CLI::App command;
   RenderFlags flags;
   AddRenderOptions(command, flags);
-  command.get_option("PATH")->required(false);  // the case's input.yaml may be the input
   // Paths in args are checked by the suite, which skips a case whose ../shared files are absent.
   command.get_option("--flux-templates")->get_validator()->active(false);
   command.allow_extras();

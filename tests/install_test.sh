@@ -37,8 +37,10 @@ check "as kubectl-trainer, usage says kubectl trainer" grep -q '^Usage: kubectl 
   <<<"$("$prefix/bin/kubectl-trainer" --help)"
 check "as kubectl-trainer, a command's usage says kubectl trainer render" \
   grep -q '^Usage: kubectl trainer render ' <<<"$("$prefix/bin/kubectl-trainer" render --help)"
-check "as kubectl-trainer, errors point to kubectl trainer --help" \
-  grep -q "Run 'kubectl trainer --help'" <<<"$("$prefix/bin/kubectl-trainer" render --no-such-option 2>&1)"
+check "as kubectl-trainer, a command's errors point to kubectl trainer render --help" \
+  grep -q "Run 'kubectl trainer render --help'" <<<"$("$prefix/bin/kubectl-trainer" render --no-such-option 2>&1)"
+check "as kubectl-trainer, an unknown command points to kubectl trainer --help" \
+  grep -q "Run 'kubectl trainer --help'" <<<"$("$prefix/bin/kubectl-trainer" rendr 2>&1)"
 
 if ! command -v kubectl >/dev/null; then
   counts

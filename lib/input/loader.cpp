@@ -23,6 +23,7 @@
 #include "api/object_meta.h"
 #include "api/schema.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "webhooks/trainingruntime.h"
 #include "yaml/reader.h"
 
@@ -378,6 +379,16 @@ class Loader {
       Tree* meta = doc.Find("metadata");
       const Tree* ns = meta && meta->IsMap() ? meta->Find("namespace") : nullptr;
       own_namespace = ns != nullptr && !ns->IsNull();
+      if (own_namespace && options_.namespace_given && ns->IsString() && ns->text() != options_.default_namespace &&
+          !(tm.kind == kTrainJobKind && runtimes_only)) {
+        errors_.push_back(Diagnostic{ns->origin(), DocumentSubject(doc, tm.kind), "metadata.namespace",
+                                     fmt::format("the namespace from the provided object \"{}\" does not match the "
+                                                 "namespace \"{}\" given with -n: pass -n {}, or leave -n out",
+                                                 GoEscape(ns->text()), GoEscape(options_.default_namespace),
+                                                 GoEscape(ns->text()))});
+        if (tm.kind != kTrainJobKind) inputs_.refused_runtimes.insert(DocumentRuntimeKey(tm.kind, doc));
+        return;
+      }
       if (meta && meta->IsMap() && (ns == nullptr || ns->IsNull())) {
         meta->Set("namespace", Tree::String(options_.default_namespace));
       }

@@ -46,6 +46,9 @@ struct LoadOptions {
   std::vector<std::string> paths;          // TrainJobs and runtimes; "-" is stdin
   std::vector<std::string> runtime_paths;  // runtimes only (-r)
   std::string default_namespace = "default";
+  // Whether default_namespace was given (-n): then an object naming another namespace is an error,
+  // as kubectl's.
+  bool namespace_given = false;
   // Unknown fields, CRD schema rules and the runtime webhooks' rules: errors, warnings, or unchecked.
   ValidationMode validate = ValidationMode::kStrict;
   // Names and namespaces become file names (--output-dir): those that break the API server's

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -30,14 +31,57 @@ std::string Field(const Tree& object, std::string_view a, std::string_view b = {
   return t && t->IsString() ? t->text() : std::string();
 }
 
+// The names kubectl knows for the kinds trainer prints: singular, plural and the short names their
+// CRDs declare (JobSet declares none), each kind with its API group.
+struct KindNames {
+  std::string_view kind;
+  std::string_view group;
+  std::initializer_list<std::string_view> names;
+};
+constexpr std::string_view kCoreGroup;
+const KindNames kKindNames[] = {
+    {"JobSet", "jobset.x-k8s.io", {"jobset", "jobsets"}},
+    {"ConfigMap", kCoreGroup, {"configmap", "configmaps", "cm"}},
+    {"Secret", kCoreGroup, {"secret", "secrets"}},
+    {"PodGroup", "scheduling.x-k8s.io", {"podgroup", "podgroups", "pg", "pgs"}},
+    {"PodGroup", "scheduling.volcano.sh", {"podgroup", "podgroups", "pg", "podgroup-v1beta1"}},
+};
+
+std::string_view GroupOf(const Tree& object) {
+  const std::string* api_version = object.FindString("apiVersion");
+  if (api_version == nullptr) return {};
+  std::string_view v = *api_version;
+  auto slash = v.find('/');
+  return slash == std::string_view::npos ? std::string_view() : v.substr(0, slash);
+}
+
+// Whether `selector`'s kind (lower case: a kind, a name kubectl knows for it, or either followed by
+// ".group", as `kubectl get podgroups.scheduling.volcano.sh`) names the kind of `object`.
+bool KindMatches(const std::string& selector, const Tree& object) {
+  const std::string kind = Field(object, "kind");
+  const std::string_view group = GroupOf(object);
+  if (selector == Lower(kind)) return true;
+  for (const KindNames& k : kKindNames) {
+    if (k.kind != kind || k.group != group) continue;
+    for (std::string_view name : k.names) {
+      if (selector == name) return true;
+      if (!group.empty() && selector.size() == name.size() + 1 + group.size() && selector.starts_with(name) &&
+          selector[name.size()] == '.' && std::string_view(selector).substr(name.size() + 1) == group) {
+        return true;
+      }
+    }
+    if (!group.empty() && selector == Lower(kind) + "." + std::string(group)) return true;
+  }
+  return false;
+}
+
 bool Selected(const Tree& object, const std::vector<std::string>& show_only, std::vector<bool>& used) {
   if (show_only.empty()) return true;
   bool any = false;
   for (std::size_t i = 0; i < show_only.size(); ++i) {
     const std::string& sel = show_only[i];
     auto slash = sel.find('/');
-    std::string kind = Lower(sel.substr(0, slash));
-    if (kind != Lower(Field(object, "kind"))) continue;
+    if (!KindMatches(Lower(sel.substr(0, slash)), object)) continue;
     if (slash != std::string::npos && sel.substr(slash + 1) != Field(object, "metadata", "name")) continue;
     used[i] = true;
     any = true;

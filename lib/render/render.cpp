@@ -90,15 +90,16 @@ bool Selected(const Tree& object, const std::vector<std::string>& show_only, std
 }
 
 // A plain file name: the loader refused the names and namespaces that are no DNS names
-// (LoadOptions::names_in_file_names), so none holds a '/' or a NUL, and the name ends in ".yaml".
-std::string FileName(const Tree& object) {
+// (LoadOptions::names_in_file_names), so none holds a '/' or a NUL, and the name ends in
+// `extension` (".yaml", or ".json" with -o json).
+std::string FileName(const Tree& object, std::string_view extension) {
   std::string api_version = Field(object, "apiVersion");
   auto slash = api_version.find('/');
   std::string group = slash == std::string::npos ? "" : api_version.substr(0, slash);
   std::string version = slash == std::string::npos ? api_version : api_version.substr(slash + 1);
   std::string prefix = group.empty() ? version : group + "_" + version;
-  return fmt::format("{}_{}_{}_{}.yaml", prefix, Field(object, "kind"), Field(object, "metadata", "namespace"),
-                     Field(object, "metadata", "name"));
+  return fmt::format("{}_{}_{}_{}{}", prefix, Field(object, "kind"), Field(object, "metadata", "namespace"),
+                     Field(object, "metadata", "name"), extension);
 }
 
 }  // namespace
@@ -355,13 +356,20 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
     const Explain explain = request.explain ? OriginExplainer(*r.job, *r.runtime) : Explain();
     for (const Tree& object : r.objects) {
       if (!Selected(object, request.show_only, used)) continue;
-      if (files || (output && !json)) {
+      if (!json && (files || output)) {
         text.assign("---\n");
         text += SourceComment(*r.job, *r.runtime);
         WriteYaml(object, text, request.explain ? &explain : nullptr);
         budget.Spend(*r.job, text.size());
-        if (output && !json) sink.Output(text);
-        if (files) sink.File(FileName(object), text);
+        if (output) sink.Output(text);
+        if (files) sink.File(FileName(object, ".yaml"), text);
+      }
+      if (json && files) {  // one object per file, as `kubectl get -o json` prints one
+        text.clear();
+        WriteJson(object, text, 0);
+        text.push_back('\n');
+        budget.Spend(*r.job, text.size());
+        sink.File(FileName(object, ".json"), text);
       }
       if (output && json) {
         text.assign(items == 0 ? "\n        " : ",\n        ");

@@ -35,7 +35,8 @@ class RenderSink {
   virtual bool WantsFiles() const { return false; }
   // The next piece of standard output.
   virtual void Output(std::string_view text) = 0;
-  // One object's file: <group>_<version>_<kind>_<namespace>_<name>.yaml and its YAML document.
+  // One object's file: <group>_<version>_<kind>_<namespace>_<name>.yaml and its YAML document, or
+  // with -o json .json and its JSON.
   virtual void File(const std::string& name, std::string_view yaml) {
     (void)name;
     (void)yaml;

@@ -36,8 +36,12 @@ class FileRecorder : public RenderSink {
   bool WantsOutput() const override { return false; }
   bool WantsFiles() const override { return true; }
   void Output(std::string_view) override {}
-  void File(const std::string& name, std::string_view) override { names.push_back(name); }
+  void File(const std::string& name, std::string_view text) override {
+    names.push_back(name);
+    texts.emplace_back(text);
+  }
   std::vector<std::string> names;
+  std::vector<std::string> texts;
 };
 
 RenderRequest Request(const std::string& path, ValidationMode mode) {
@@ -95,6 +99,28 @@ TEST_CASE("under --validate=ignore, hostile names render to a stream that reads 
         "# Source: in\\n---\\nkind: Secret\\\\\\xff\\u2028.yaml: TrainJob ml\\n---\\napiVersion: v1\\nkind: "
         "Secret\\r\\n# \\x7f\\u00a0/job\\r\\n- x\\u2029\\t\\x01 -> ClusterTrainingRuntime/mpi\\n---\\nkind: "
         "Secret\\u2028\\u0085x\\\\\n");
+}
+
+TEST_CASE("with -o json, --output-dir writes one JSON object per file, named .json") {
+  testing::FakeFileSystem fs;
+  fs.files["in.yaml"] = Input("mpi", "ml-team", "job-v1");
+  FileRecorder files;
+  RenderRequest request = Request("in.yaml", ValidationMode::kStrict);
+  request.format = RenderRequest::Format::kJson;
+  RenderTo(request, fs, files);
+  CHECK(files.names == std::vector<std::string>{
+                           "jobset.x-k8s.io_v1alpha2_JobSet_ml-team_job-v1.json",
+                           "v1_Secret_ml-team_job-v1-mpi-ssh-auth.json",
+                           "v1_ConfigMap_ml-team_job-v1-mpi-hostfile.json",
+                       });
+  REQUIRE(files.texts.size() == 3);
+  CHECK(files.texts[1].starts_with("{\n    \"apiVersion\": \"v1\",\n    \"data\": {\n"));
+  CHECK(files.texts[1].ends_with("\n}\n"));
+  // Each file reads back as the one object it names.
+  std::string name = files.names[2];
+  std::vector<Tree> objects = ReadYamlStream(files.texts[2], &name);
+  REQUIRE(objects.size() == 1);
+  CHECK(*objects[0].FindString("kind") == "ConfigMap");
 }
 
 TEST_CASE("every file --output-dir writes has a plain name: no path separator, no NUL, not . or ..") {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `cmake --install` into a scratch prefix: the binary, the man page, the three shell completions in
-# the places their shells look, and bin/kubectl-trainer, a relative link that survives moving the
-# prefix; then kubectl runs it as its plugin `kubectl trainer`, for real. The version comes from
+# the places their shells look, bin/kubectl-trainer, a relative link that survives moving the
+# prefix, and bin/kubectl_complete-trainer, which completes `kubectl trainer`; then kubectl runs it as its plugin `kubectl trainer`, for real. The version comes from
 # CMake's project(). Usage: install_test.sh BUILD_DIR. Exits 77 when kubectl is absent (after the
 # install checks).
 set -u
@@ -24,6 +24,16 @@ for pair in man/trainer.1:share/man/man1/trainer.1 \
 done
 check "bin/kubectl-trainer is a relative link to trainer" test "$(readlink "$prefix/bin/kubectl-trainer")" = trainer
 check "the install manifest lists bin/kubectl-trainer" grep -qx "$prefix/bin/kubectl-trainer" "$build/install_manifest.txt"
+check "bin/kubectl_complete-trainer is executable" test -x "$prefix/bin/kubectl_complete-trainer"
+# kubectl runs it with the words after `trainer`, the last being completed, and reads candidates and
+# then cobra's directive (:4 no file names, :0 the shell's file names). PATH holds no trainer here.
+complete() { PATH=/usr/bin:/bin "$prefix/bin/kubectl_complete-trainer" "$@" | tr '\n' ' '; }
+check "kubectl trainer <TAB> completes the commands" test "$(complete '')" = "render diff plugins test version :4 "
+check "kubectl trainer ren<TAB> completes render" test "$(complete ren)" = "render :4 "
+check "kubectl trainer render --out<TAB> completes its options" test "$(complete render --out)" = "--output --output-dir :4 "
+check "kubectl trainer diff --legacy --ru<TAB> completes its options" \
+  test "$(complete diff --legacy --ru)" = "--runtime --runtimes-only :4 "
+check "kubectl trainer render jo<TAB> leaves file names to the shell" test "$(complete render jo)" = ":0 "
 
 version=$(sed -n 's/^project(trainer VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")
 check "CMakeLists.txt sets a project() VERSION" test -n "$version"

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,8 @@
 #include "util/quote.h"
 #include "util/staged_files.h"
 #include "util/suggest.h"
+#include "yaml/tree.h"
+#include "yaml/writer.h"
 
 #ifndef TRAINER_VERSION
 #define TRAINER_VERSION "0.0.0"
@@ -26,10 +29,40 @@ namespace {
 
 constexpr const char* kVersionLine = "trainer " TRAINER_VERSION;
 
-// `trainer version`: the same line as `trainer --version`.
-trainer::app::Run SetupVersion(CLI::App&) {
-  return [] {
-    trainer::app::WriteStdout(std::string(kVersionLine) + "\n");
+// What `trainer` follows upstream, as `kubectl version` says what it talks to.
+constexpr const char* kUpstreamRepository = "github.com/kubeflow/trainer";
+constexpr const char* kUpstreamCommit = "8c0f5059bd51ec3ba6d6a6a7b2e1471de7bc13b3";  // August 2026
+constexpr const char* kImageChange = "https://github.com/kubeflow/trainer/pull/4301";
+constexpr const char* kJobSetVersion = "v0.12.0";
+
+// `trainer version`: the line of `trainer --version`, then the upstream controller it follows
+// (the ported commit, and the image behaviour change it renders by default); -o json for scripts.
+trainer::app::Run SetupVersion(CLI::App& command) {
+  auto output = std::make_shared<std::string>("text");
+  command.add_option("-o,--output", *output, "Output format: text, or json for scripts")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str()
+      ->type_name("FORMAT");
+  return [output] {
+    if (*output == "json") {
+      trainer::Tree root = trainer::Tree::Map();
+      root.Set("version", trainer::Tree::String(TRAINER_VERSION));
+      trainer::Tree& upstream = root.Set("upstream", trainer::Tree::Map());
+      upstream.Set("repository", trainer::Tree::String(kUpstreamRepository));
+      upstream.Set("commit", trainer::Tree::String(kUpstreamCommit));
+      upstream.Set("imageBehaviour", trainer::Tree::String(kImageChange));
+      upstream.Set("jobSet", trainer::Tree::String(kJobSetVersion));
+      std::string text;
+      trainer::WriteJson(root, text);
+      trainer::app::WriteStdout(text + "\n");
+      return 0;
+    }
+    trainer::app::WriteStdout(fmt::format(
+        "{}\n"
+        "Kubeflow Trainer controller: {} at commit {}\n"
+        "Image behaviour: {} (the TrainJob image on the MPI launcher and nodes); --legacy renders the one before\n"
+        "JobSet API: jobset.x-k8s.io/v1alpha2 ({})\n",
+        kVersionLine, kUpstreamRepository, kUpstreamCommit, kImageChange, kJobSetVersion));
     return 0;
   };
 }
@@ -60,7 +93,7 @@ constexpr Command kCommands[] = {
     {"plugins", "List the controller plugins trainer runs, in order, with their extension points",
      trainer::app::SetupPlugins},
     {"test", "Render every golden case in DIR... and compare it with its expected files", trainer::app::SetupTest},
-    {"version", "Print the version of trainer", SetupVersion},
+    {"version", "Print the version of trainer and the upstream controller it follows", SetupVersion},
 };
 
 // Help and --version, printed by CLI11 to std::cout: exit 2 when they could not be written.

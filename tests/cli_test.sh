@@ -177,7 +177,12 @@ check "a JobSet is not reported as skipped" test "$rc" -eq 0 -a -z "$err"
 
 version=$(sed -n 's/^project(trainer VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 run version
-check "trainer version prints the version of CMake's project()" test "$rc" -eq 0 -a "$out" = "trainer $version"
+check "trainer version prints the version of CMake's project() first" test "$rc" -eq 0 -a "$(head -n 1 <<<"$out")" = "trainer $version"
+check "trainer version names the upstream commit it follows" grep -q "^Kubeflow Trainer controller: github.com/kubeflow/trainer at commit [0-9a-f]\{40\}$" <<<"$out"
+check "trainer version names the image behaviour change" grep -q "^Image behaviour: https://github.com/kubeflow/trainer/pull/4301 " <<<"$out"
+run version -o json
+check "trainer version -o json is JSON with the version and the commit" \
+  python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["version"] == sys.argv[1] and len(d["upstream"]["commit"]) == 40' "$version" <<<"$out"
 run --version
 check "trainer --version prints the same" test "$rc" -eq 0 -a "$out" = "trainer $version"
 

@@ -37,12 +37,12 @@ check "kubectl trainer render jo<TAB> leaves file names to the shell" test "$(co
 
 version=$(sed -n 's/^project(trainer VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")
 check "CMakeLists.txt sets a project() VERSION" test -n "$version"
-check "trainer version prints the project() version" test "$("$prefix/bin/trainer" version)" = "trainer $version"
+check "trainer version prints the project() version" test "$("$prefix/bin/trainer" version | head -n 1)" = "trainer $version"
 check "trainer --version prints the project() version" test "$("$prefix/bin/trainer" --version)" = "trainer $version"
 
 mv "$prefix" "$tmp/moved"
 prefix=$tmp/moved
-check "kubectl-trainer still runs after the prefix moved" test "$("$prefix/bin/kubectl-trainer" version)" = "trainer $version"
+check "kubectl-trainer still runs after the prefix moved" test "$("$prefix/bin/kubectl-trainer" --version)" = "trainer $version"
 check "as kubectl-trainer, usage says kubectl trainer" grep -q '^Usage: kubectl trainer \[OPTIONS\] SUBCOMMAND' \
   <<<"$("$prefix/bin/kubectl-trainer" --help)"
 check "as kubectl-trainer, a command's usage says kubectl trainer render" \

@@ -208,7 +208,15 @@ void AppendHumanChange(const FieldChange& change, const std::string& reason, boo
   std::string new_text = Flow(change.to);
   std::size_t inner = indent + 2;
   bool multi_line = old_text.find("\\n") != std::string::npos || new_text.find("\\n") != std::string::npos;
-  if (!multi_line && old_text.size() + new_text.size() <= kInlineWidth) {
+  const DiffColors line_colors{"", c.dim, c.old_value, c.new_value, c.reset};
+  if (std::vector<std::string> lines = StringLineDiff(change, 3, line_colors); !lines.empty()) {
+    for (const std::string& line : lines) out += fmt::format("{}{}\n", Indent(inner), line);
+  } else if (change.kind == FieldChange::Kind::kModified &&
+             (IsLongValue(change.from ? &*change.from : nullptr) || IsLongValue(change.to ? &*change.to : nullptr))) {
+    out += fmt::format("{}(a string of more than {} lines, shown whole)\n", Indent(inner), kWholeValueLines);
+    AppendSide("old", change.from, c.old_value, inner, c, out);
+    AppendSide("new", change.to, c.new_value, inner, c, out);
+  } else if (!multi_line && old_text.size() + new_text.size() <= kInlineWidth) {
     out += fmt::format("{}{}{}{} → {}{}{}\n", Indent(inner), c.old_value, old_text, c.reset, c.new_value, new_text,
                        c.reset);
   } else {

@@ -627,6 +627,41 @@ TEST_CASE("the migration report counts each class, lists what could not be check
   CHECK(FormatReport(report, options).starts_with("dump.yaml:11: TrainJob ml/job-1 changes on resume\n"));
 }
 
+TEST_CASE("a changed multi-line string is shown as a line diff; a long one whole, with a note") {
+  auto change = [](std::string from, std::string to) {
+    return FieldChange{FieldChange::Kind::kModified, {PathSegment::Key("script")}, Tree::String(std::move(from)),
+                       Tree::String(std::move(to))};
+  };
+  CHECK(StringLineDiff(change("a\nb\nc\n", "a\nB\nc\n"), 1) ==
+        std::vector<std::string>{"@@ -1,3 +1,3 @@", " a", "-b", "+B", " c"});
+  CHECK(StringLineDiff(change("one line", "another"), 3).empty());   // single lines read fine inline
+  CHECK(StringLineDiff(change("a\nb", "a\nb\n"), 3).empty());      // only the final newline differs
+  FieldChange number{FieldChange::Kind::kModified, {}, Tree::Int(1), Tree::Int(2)};
+  CHECK(StringLineDiff(number, 3).empty());
+  std::string long_text;
+  for (std::size_t i = 0; i <= kWholeValueLines; ++i) long_text += "line " + std::to_string(i) + "\n";
+  CHECK(StringLineDiff(change(long_text, long_text + "more\n"), 3).empty());
+
+  std::vector<Tree> from = Objects("kind: A\nmetadata: {name: a}\nscript: \"x\\ny\\n\"\n", kFrom);
+  std::vector<Tree> to = Objects("kind: A\nmetadata: {name: a}\nscript: \"x\\nz\\n\"\n", kTo);
+  CHECK(FormatReport(CompareStreams(from, to, {}), {}) ==
+        "to.yaml:1: A a\n"
+        "  script\n"
+        "    @@ -1,2 +1,2 @@\n"
+        "     x\n"
+        "    -y\n"
+        "    +z\n"
+        "\n"
+        "1 object compared: 1 changed (1 field), 0 unchanged\n");
+  Tree long_from = Tree::Map();
+  long_from.Set("kind", Tree::String("A"));
+  long_from.Set("script", Tree::String(long_text));
+  Tree long_to = long_from;
+  long_to.Set("script", Tree::String(long_text + "more\n"));
+  std::string human = FormatReport(CompareStreams({long_from}, {long_to}, {}), {});
+  CHECK(human.find("  script\n    (a string of more than 10000 lines, shown whole)\n    old: |\n") != std::string::npos);
+}
+
 TEST_CASE("GitHub workflow commands escape their data and properties") {
   std::string file = "a,b:c%.yaml";
   std::vector<Tree> from = ReadObjectStream("kind: A\nmetadata: {name: a}\nv: \"50%\"\n", &file);

@@ -302,4 +302,15 @@ Tree UndoChanges(const Tree& to, const std::vector<FieldChange>& changes) {
   return out;
 }
 
+std::vector<std::string> StringLineDiff(const FieldChange& change, std::size_t context, const DiffColors& colors) {
+  if (change.kind != FieldChange::Kind::kModified || !change.from || !change.to) return {};
+  if (!change.from->IsString() || !change.to->IsString()) return {};
+  const std::string& from = change.from->text();
+  const std::string& to = change.to->text();
+  if (from.find('\n') == std::string::npos && to.find('\n') == std::string::npos) return {};
+  if (IsLongValue(&*change.from) || IsLongValue(&*change.to)) return {};
+  std::string hunks = UnifiedHunks(SplitLines(from), SplitLines(to), context, colors);
+  return hunks.empty() ? std::vector<std::string>() : SplitLines(hunks);
+}
+
 }  // namespace trainer

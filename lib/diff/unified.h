@@ -55,6 +55,12 @@ bool IsLongValue(const Tree* value);
 // The lines of `text`, without their newlines.
 std::vector<std::string> SplitLines(const std::string& text);
 
+// A changed multi-line string (an MPI hostfile, a Flux script) as a small line diff: the lines of
+// the unified hunks turning the old string into the new one, with `context` lines of context.
+// Empty when `change` is no such change, when either string has more than kWholeValueLines lines
+// (then shown whole), or when the two differ only in a final newline.
+std::vector<std::string> StringLineDiff(const FieldChange& change, std::size_t context, const DiffColors& colors = {});
+
 // `to` with `changes` (differences from DiffTrees(from, to)) taken back, so that a unified diff no
 // longer shows them: changed values get their old value, added ones are removed, removed ones are
 // put back where they were, reordered keyed lists get their old order.

@@ -93,6 +93,12 @@ std::string FormatChange(const FieldChange& change) {
       return path + ": order " + FlowValue(*change.from) + kArrow + FlowValue(*change.to);
     case FieldChange::Kind::kModified: break;
   }
+  // A changed multi-line string, line by line (a line of the report per line of the diff).
+  if (std::vector<std::string> lines = StringLineDiff(change, 3); !lines.empty()) {
+    std::string text = path + ": the string changed:";
+    for (const std::string& line : lines) text += "\n      " + line;
+    return text;
+  }
   return path + ": " + FlowValue(*change.from) + kArrow + FlowValue(*change.to);
 }
 

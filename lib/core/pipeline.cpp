@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
+#include <limits>
 #include <list>
 #include <memory>
 #include <optional>
@@ -274,8 +276,8 @@ bool MergePatchesInTurn(const TrainJob& job, Tree& spec) {
 //    round-trips to itself;
 //  * StrategicMerge can only fail on an item without its merge key: the fast path declines before
 //    any such merge, and also on what it does not replay: a merge key that is not a scalar, a key
-//    twice in one list, a map or list meeting another type, and a patch list naming more than one
-//    item its list already holds (mergeSortedSlice's order then needs positions compared).
+//    twice in one list (within one step the items would meet before their round trip), and a map
+//    or list meeting another type.
 // Declining leaves the spec untouched, and the loop above then gives the result, or the error, as
 // upstream does.
 
@@ -345,22 +347,61 @@ class AtOnceMerger {
       ListState& s = **it;
       Tree* list = s.anchor;
       for (const std::string& key : s.keys) list = list->Find(key);
-      list->items().assign(std::make_move_iterator(s.items.begin()), std::make_move_iterator(s.items.end()));
+      list->items().clear();
+      list->items().reserve(s.items.size());
+      for (Node& node : s.items) list->items().push_back(std::move(node.tree));
     }
     created_.clear();
     states_.clear();
   }
 
  private:
-  // A merge list being merged into: its items, in order, indexed by merge key. The list's tree is
-  // left empty until Finish. A list is known by the map holding it at a stable address (the spec,
-  // or an item of another such list) and the keys from there, since trees move as maps grow.
+  // A merge list being merged into: its items, in order, indexed by merge key, each with a label
+  // that grows along the list, so that two items' positions compare in constant time. The list's
+  // tree is left empty until Finish. A list is known by the map holding it at a stable address
+  // (the spec, or an item of another such list) and the keys from there, since trees move as maps
+  // grow.
+  struct Node {
+    Tree tree;
+    std::uint64_t label = 0;
+  };
+  using Items = std::list<Node>;
   struct ListState {
     Tree* anchor = nullptr;
     std::vector<std::string> keys;
-    std::list<Tree> items;
-    std::unordered_map<std::string, std::list<Tree>::iterator> at;
+    Items items;
+    std::unordered_map<std::string, Items::iterator> at;
   };
+
+  // Gives `it` a label between its neighbours'; when they leave no room, spreads the labels of a
+  // window around it, doubling the window until it has room for gaps wider than its length.
+  static void Label(Items& items, Items::iterator it) {
+    const auto below = [&](Items::iterator first) { return first == items.begin() ? std::uint64_t{0} : std::prev(first)->label; };
+    const auto above = [&](Items::iterator last) {
+      return std::next(last) == items.end() ? std::numeric_limits<std::uint64_t>::max() : std::next(last)->label;
+    };
+    Items::iterator first = it;
+    Items::iterator last = it;
+    std::uint64_t n = 1;
+    if (above(last) - below(first) >= 2) {
+      it->label = below(first) + (above(last) - below(first)) / 2;
+      return;
+    }
+    for (std::uint64_t step = 1;; step *= 2) {
+      for (std::uint64_t k = 0; k < step && first != items.begin(); ++k, ++n) --first;
+      for (std::uint64_t k = 0; k < step && std::next(last) != items.end(); ++k, ++n) ++last;
+      const bool whole = first == items.begin() && std::next(last) == items.end();
+      if (whole || (above(last) - below(first)) / (n + 1) > n) break;
+    }
+    const std::uint64_t low = below(first);
+    const std::uint64_t gap = (above(last) - low) / (n + 1);
+    std::uint64_t label = low;
+    for (Items::iterator i = first;; ++i) {
+      label += gap;
+      i->label = label;
+      if (i == last) break;
+    }
+  }
 
   static const MergeList* Rule(std::string_view schema_path) {
     for (const MergeList& row : JobSetSpecMergeLists()) {
@@ -418,8 +459,9 @@ class AtOnceMerger {
     }
     state->anchor = anchor;
     state->keys = std::move(keys);
+    const std::uint64_t gap = std::numeric_limits<std::uint64_t>::max() / (item_keys.size() + 1);
     for (std::size_t i = 0; i < item_keys.size(); ++i) {
-      auto at = state->items.insert(state->items.end(), std::move(list.items()[i]));
+      auto at = state->items.insert(state->items.end(), Node{std::move(list.items()[i]), gap * (i + 1)});
       if (!state->at.emplace(std::move(item_keys[i]), at).second) return nullptr;  // a key twice
     }
     list.items().clear();
@@ -427,40 +469,50 @@ class AtOnceMerger {
     return states_.emplace(std::move(id), std::move(state)).first->second.get();
   }
 
-  // mergeSortedSlice with at most one patch item that the list holds: the new items before it go
-  // first, it stays where it is, and the new items after it follow it, each group in patch order.
+  // mergeSortedSlice: the patch items in patch order, the other items in list order, and an item
+  // of the list before a patch item when some patch item up to that one stood after it in the list.
+  // So the new items before the first patch item the list holds go first; a held item standing
+  // after every held one before it in the patch stays where it is, and the items after it in the
+  // patch, up to the next such one, follow it (held ones moved there).
   bool Slice(Tree& list, const Tree& patch, const Tree& decoded, const MergeList& rule, const std::string& schema,
              Tree* anchor, std::vector<std::string> keys) {
     if (patch.items().empty() || decoded.items().size() != patch.items().size()) return false;
     ListState* state = State(list, rule, anchor, std::move(keys));
     if (state == nullptr) return false;
     std::vector<std::string> patch_keys;
+    std::vector<std::optional<Items::iterator>> held;
     std::unordered_set<std::string> seen;
-    std::optional<std::size_t> held;
     for (std::size_t p = 0; p < patch.items().size(); ++p) {
       std::optional<std::string> key = MergeKeyOf(patch.items()[p], rule);
       if (!key || !seen.insert(*key).second) return false;
-      if (state->at.contains(*key)) {
-        if (held) return false;
-        held = p;
-      }
+      auto found = state->at.find(*key);
+      held.push_back(found == state->at.end() ? std::nullopt : std::optional<Items::iterator>(found->second));
       patch_keys.push_back(std::move(*key));
     }
-    auto add = [&](std::size_t p, std::list<Tree>::iterator before) {
-      state->at.emplace(patch_keys[p], state->items.insert(before, decoded.items()[p]));
-    };
-    const std::list<Tree>::iterator front = state->items.begin();
-    const std::size_t first_after = held ? *held + 1 : patch.items().size();
-    for (std::size_t p = 0; p < (held ? *held : patch.items().size()); ++p) add(p, front);
-    if (!held) return true;
-    const std::list<Tree>::iterator item = state->at.at(patch_keys[*held]);
-    const std::list<Tree>::iterator after = std::next(item);
-    for (std::size_t p = first_after; p < patch.items().size(); ++p) add(p, after);
-    if (!rule.merge_key.empty()) {
-      // The patch item has the list item's key, so merging keeps that key.
-      return Map(*item, patch.items()[*held], decoded.items()[*held], schema + "[]", &*item, {});
+    Items& items = state->items;
+    Items::iterator insert_at = items.begin();  // new and moved items go before this one
+    std::optional<Items::iterator> stays;       // the last held item that stays
+    for (std::size_t p = 0; p < patch.items().size(); ++p) {
+      if (held[p] && (!stays || (*held[p])->label > (*stays)->label)) {
+        stays = held[p];
+        insert_at = std::next(*held[p]);
+      } else if (held[p]) {
+        items.splice(insert_at, items, *held[p]);
+        Label(items, *held[p]);
+      } else {
+        Items::iterator added = items.insert(insert_at, Node{decoded.items()[p], 0});
+        Label(items, added);
+        state->at.emplace(patch_keys[p], added);
+      }
     }
-    return true;  // a scalar the list holds: the list's copy stays
+    if (rule.merge_key.empty()) return true;  // the scalars the list holds stay as they are
+    for (std::size_t p = 0; p < patch.items().size(); ++p) {
+      // The patch item has the list item's key, so merging keeps that key.
+      if (!held[p]) continue;
+      Tree& item = (*held[p])->tree;
+      if (!Map(item, patch.items()[p], decoded.items()[p], schema + "[]", &item, {})) return false;
+    }
+    return true;
   }
 
   Tree& root_;

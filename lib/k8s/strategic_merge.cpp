@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "k8s/value_key.h"
@@ -65,13 +66,14 @@ class Merger {
   explicit Merger(std::span<const MergeList> lists) : lists_(lists) {}
 
   void MergeMap(Tree& original, const Tree& patch, const std::string& schema_path, const std::string& path) {
+    std::unordered_set<std::string_view> deleted;  // the patch's keys are unique: deleting waits
     for (std::size_t i = 0; i < patch.size(); ++i) {
       const std::string& key = patch.KeyAt(i);
       const Tree& value = patch.items()[i];
       std::string child_schema = schema_path.empty() ? key : fmt::format("{}.{}", schema_path, key);
       std::string child_path = path.empty() ? key : fmt::format("{}.{}", path, key);  // in the patch
       if (value.IsNull()) {
-        original.Erase(key);
+        deleted.insert(key);
         continue;
       }
       Tree* current = original.Find(key);
@@ -86,6 +88,7 @@ class Merger {
         *current = value;  // no merge strategy: the patch list replaces the original
       }
     }
+    if (!deleted.empty()) EraseKeys(original, [&](std::size_t i) { return deleted.contains(original.KeyAt(i)); });
   }
 
  private:
@@ -105,16 +108,29 @@ class Merger {
   }
   static void DiscardNulls(Tree& value) {
     if (value.IsMap()) {
-      for (std::size_t i = value.size(); i-- > 0;) {
-        if (value.items()[i].IsNull()) {
-          value.Erase(value.KeyAt(i));
-        } else {
-          DiscardNulls(value.items()[i]);
-        }
-      }
+      EraseKeys(value, [&](std::size_t i) { return value.items()[i].IsNull(); });
+      for (Tree& item : value.items()) DiscardNulls(item);
     } else if (value.IsList()) {
       for (Tree& item : value.items()) DiscardNulls(item);
     }
+  }
+
+  // Removes the entries of a map that `erased(i)` picks, in one pass (erasing them one by one costs
+  // the map's size each).
+  template <class Erased>
+  static void EraseKeys(Tree& map, Erased erased) {
+    std::vector<bool> gone(map.size());
+    bool any = false;
+    for (std::size_t i = 0; i < map.size(); ++i) any = (gone[i] = erased(i)) || any;
+    if (!any) return;
+    std::vector<Tree::MapKey> keys;
+    std::vector<Tree> items;
+    for (std::size_t i = 0; i < map.size(); ++i) {
+      if (gone[i]) continue;
+      keys.push_back(Tree::MapKey{map.KeyAt(i), map.KeyOriginAt(i)});
+      items.push_back(std::move(map.items()[i]));
+    }
+    map.AdoptEntries(std::move(keys), std::move(items));
   }
 
   void MergeSlice(Tree& original, const Tree& patch, const MergeList& rule, const std::string& schema_path,

@@ -200,6 +200,26 @@ TEST_CASE("strategic merge unions 30000 finalizers with 30000 more in n log n ti
   CHECK(std::adjacent_find(names.begin(), names.end()) == names.end());
 }
 
+TEST_CASE("strategic merge deletes 30000 of 60000 labels by null in linear time" * doctest::test_suite("growth")) {
+  constexpr int kItems = 60000;
+  Tree pod = Tree::Map();
+  Tree& labels = pod.Child("metadata").Child("labels");
+  Tree patch = Tree::Map();
+  Tree& nulls = patch.Child("metadata").Child("labels");
+  for (int i = 0; i < kItems; ++i) {
+    labels.Set("l" + std::to_string(i), Tree::String("x"));
+    if (i % 2 == 0) nulls.Set("l" + std::to_string(i), Tree::Null());
+  }
+  nulls.Set("added", Tree::Map()).Set("inner", Tree::Null());  // taken whole, without its null
+  StrategicMerge(pod, patch, PodTemplateSpecMergeLists());
+  const Tree& merged = *pod.Find("metadata")->Find("labels");
+  REQUIRE(merged.size() == kItems / 2 + 1);
+  CHECK(merged.KeyAt(0) == "l1");
+  CHECK(merged.Find("l2") == nullptr);
+  CHECK(merged.Find("l59999") != nullptr);
+  CHECK(merged.Find("added")->size() == 0);
+}
+
 TEST_CASE("GoValueString prints maps with sorted keys as Go's %v does") {
   CHECK(GoValueString(Yaml("{b: [x, 1], a: {c: true}}")) == "map[a:map[c:true] b:[x 1]]");
 }

@@ -1,11 +1,13 @@
 # Every dependency comes from a Debian package; nothing is downloaded at build time.
-#   libyaml-cpp-dev libfmt-dev libcli11-dev libdtl-dev doctest-dev libssl-dev
+#   libyaml-cpp-dev libfmt-dev libcli11-dev libdtl-dev libssl-dev, and doctest-dev for the tests
 find_package(yaml-cpp REQUIRED)
 find_package(fmt REQUIRED)
 find_package(CLI11 CONFIG QUIET)
 find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
 find_path(DTL_INCLUDE_DIR dtl/dtl.hpp REQUIRED)
-find_path(DOCTEST_INCLUDE_DIR doctest/doctest.h REQUIRED)
+if(TRAINER_BUILD_TESTS)
+  find_path(DOCTEST_INCLUDE_DIR doctest/doctest.h REQUIRED)
+endif()
 
 # TRAINER_STATIC: trainer as one self-contained file, as kubectl and helm ship theirs, linked with
 # -static-pie. It takes the static archives of yaml-cpp and libcrypto (in Debian's -dev packages)

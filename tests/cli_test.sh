@@ -186,15 +186,21 @@ check "trainer version -o json is JSON with the version and the commit" \
 run --version
 check "trainer --version prints the same" test "$rc" -eq 0 -a "$out" = "trainer $version"
 
-readme_test=$(grep -A1 -e '^# 2\.' -e '^# 3\.' README.md | grep -v -e '^#' -e '^--$')
+readme_test=$(grep -A1 -e '^# 3\.' -e '^# 4\.' README.md | grep -v -e '^#' -e '^--$')
 ci_test=$(grep '^cmake ' .ci/run | sed 's/ || exit 1$//')
-check "the README's test commands (2 and 3) are the ones .ci/run runs" test "$readme_test" = "$ci_test"
+check "the README's test commands (3 and 4) are the ones .ci/run runs" test "$readme_test" = "$ci_test"
 check "the README's test commands are two lines" test "$(printf '%s\n' "$readme_test" | wc -l)" -eq 2
 # The words after "apt-get install" up to the end of the command, options left out.
 packages() { tr '\\\n' '  ' | sed 's/.*apt-get install//; s/&&.*//; s/>.*//' | tr ' ' '\n' | grep -E '^[a-z0-9]' | sort -u; }
-readme_packages=$(grep -A1 '^# 1\.' README.md | tail -n 1 | packages)
+readme_build_packages=$(grep -A1 '^# 1\.' README.md | tail -n 1 | packages)
+readme_test_packages=$(grep -A1 '^# 2\.' README.md | tail -n 1 | packages)
+readme_packages=$(printf '%s\n%s\n' "$readme_build_packages" "$readme_test_packages" | sort -u)
+for tool in doctest-dev pre-commit zsh fish groff man-db clang; do
+  check "the README's first command leaves the test tool $tool to the second" \
+    test -z "$(grep -x -- "$tool" <<<"$readme_build_packages")"
+done
 ci_packages=$(sed -n '/apt-get install/,/dev.null/p' .ci/run | packages)
 check "the README and .ci/run install packages" test -n "$readme_packages"
-check "the README installs the packages .ci/run installs" test "$readme_packages" = "$ci_packages"
+check "the README's first two commands install the packages .ci/run installs" test "$readme_packages" = "$ci_packages"
 
 finish

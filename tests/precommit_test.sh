@@ -221,5 +221,38 @@ git commit -q -m 'a typo' >"$tmp/out" 2>&1
 rc=$?
 check "config: a commit with a typo in a TrainJob is refused (exit $rc)" test $rc -ne 0
 check "config: trainer-render failed" grep -q 'trainer render\.*Failed' "$tmp/out"
+git reset -q --hard HEAD
+
+# The README's snippet as pasted, with its repository URL pointing at this clone: its rev is a
+# commit the clone has, and with it the hooks pass a golden case whose input is invalid on purpose
+# and a Helm template, and still refuse a broken TrainJob.
+readme_config=$(awk '/^## pre-commit/ {on = 1} on && /^```yaml$/ {in_block = 1; next} in_block && /^```$/ {exit} in_block' \
+  "$root/README.md")
+rev=$(sed -n 's/^ *rev: *//p' <<<"$readme_config")
+check "README: the snippet names a rev" test -n "$rev"
+if [[ $(git -C "$root" rev-parse --is-shallow-repository 2>/dev/null) == true ]]; then
+  skip_note="a shallow clone may lack the README's rev"
+  echo "NOTE: $skip_note: its snippet is not run"
+else
+  check "README: the snippet's rev $rev is a commit of this repository" git -C "$root" rev-parse -q --verify "$rev^{commit}"
+  check "README: the hooks at that rev are the hooks of .pre-commit-hooks.yaml" \
+    test "$(git -C "$root" show "$rev:.pre-commit-hooks.yaml" | grep '^- id:')" = "$(grep '^- id:' "$root/.pre-commit-hooks.yaml")"
+  sed "s|^- repo: .*|- repo: $root|" <<<"$readme_config" >.pre-commit-config.yaml
+  mkdir -p tests/golden/quick tests/golden/invalid
+  cp testdata/quick/* tests/golden/quick/
+  printf 'apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: bad}\nspec: {runtimeRef: {name: plain}, trainer: {numNode: 2}}\n' \
+    >tests/golden/invalid/input.yaml
+  printf 'unknown field "numNode"\n' >tests/golden/invalid/error
+  git add .pre-commit-config.yaml tests/golden charts
+  git commit -q -m 'the README snippet, a golden case invalid on purpose' >"$tmp/out" 2>&1
+  rc=$?
+  check "README snippet: golden inputs and Helm templates are left to trainer-test (exit $rc)" test $rc -eq 0
+  [[ $rc -eq 0 ]] || sed 's/^/  | /' "$tmp/out"
+  printf '    numNode: 2\n' >>jobs/good.yaml
+  git add jobs/good.yaml
+  git commit -q -m 'a typo' >"$tmp/out" 2>&1
+  rc=$?
+  check "README snippet: a typo in a TrainJob is refused (exit $rc)" test $rc -ne 0
+fi
 
 finish

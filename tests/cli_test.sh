@@ -175,6 +175,12 @@ printf 'apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: qui
 run diff --legacy "$tmp/dump" examples/quickstart.yaml
 check "a JobSet is not reported as skipped" test "$rc" -eq 0 -a -z "$err"
 
+(cd "$tmp" && "$trainer" test "$OLDPWD/testdata/84-explain-mpi" "$OLDPWD/testdata/55-flux-templates" >"$tmp/out" 2>&1)
+rc=$?
+check "a case's args paths are relative to the case folder: its suite passes from another folder (exit $rc)" \
+  test "$rc" -eq 0
+[[ $rc -eq 0 ]] || sed 's/^/  | /' "$tmp/out"
+
 version=$(sed -n 's/^project(trainer VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 run version
 check "trainer version prints the version of CMake's project() first" test "$rc" -eq 0 -a "$(head -n 1 <<<"$out")" = "trainer $version"

@@ -204,24 +204,35 @@ class CaseRunner {
       request_ = options_.parse_args(Words(fs_.ReadFile(PathOf(kArgs))));
       request_.render.plugin_order = options_.plugin_order;
     }
-    if (has_input) request_.load.paths.insert(request_.load.paths.begin(), PathOf(kInput));
+    // Paths in args are relative to the case folder, as helm and kustomize read paths relative to
+    // the file that names them: the case means the same from any folder.
+    std::vector<std::string> written;  // as args writes them, parallel to args_paths
     if (has_args) {
-      args_paths = request_.load.paths;
-      args_paths.insert(args_paths.end(), request_.load.runtime_paths.begin(), request_.load.runtime_paths.end());
-      if (!request_.render.flux_templates_dir.empty()) args_paths.push_back(request_.render.flux_templates_dir);
+      auto resolve = [&](std::string& p) {
+        if (p.empty() || p == "-" || stdfs::path(p).is_absolute()) return;
+        written.push_back(p);
+        p = (stdfs::path(result_.dir) / p).lexically_normal().string();
+        args_paths.push_back(p);
+      };
+      for (std::string& p : request_.load.paths) resolve(p);
+      for (std::string& p : request_.load.runtime_paths) resolve(p);
+      if (!request_.render.flux_templates_dir.empty()) resolve(request_.render.flux_templates_dir);
     }
-    for (const std::string& p : args_paths) {
-      if (p.rfind("../shared/", 0) != 0 || fs_.Stat(p) != FileSystem::Kind::kMissing) continue;
+    if (has_input) request_.load.paths.insert(request_.load.paths.begin(), PathOf(kInput));
+    // A file of ../shared (the upstream files beside a checkout of trainer) that is absent: the
+    // case is skipped, so that the suite also runs where only trainer was cloned.
+    for (std::size_t i = 0; i < args_paths.size(); ++i) {
+      if (!NamesShared(written[i]) || fs_.Stat(args_paths[i]) != FileSystem::Kind::kMissing) continue;
       result_.status = CaseResult::Status::kSkipped;
-      result_.report.push_back(p + " is absent (../shared is not beside this checkout)");
+      result_.report.push_back(args_paths[i] + " is absent (../shared is not beside this checkout)");
       return;
     }
-    // Checked before rendering, so that running from another folder cannot make --update replace
-    // the expected files by a "no such file" error.
-    for (const std::string& p : args_paths) {
-      if (fs_.Stat(p) != FileSystem::Kind::kMissing) continue;
-      throw Error(
-          fmt::format("args: {}: no such file or folder (paths in args are relative to the current folder)", p));
+    // Checked before rendering, so that a wrong path cannot make --update replace the expected
+    // files by a "no such file" error.
+    for (std::size_t i = 0; i < args_paths.size(); ++i) {
+      if (fs_.Stat(args_paths[i]) != FileSystem::Kind::kMissing) continue;
+      throw Error(fmt::format("args: {}: no such file or folder ({}: paths in args are relative to the case folder)",
+                              written[i], args_paths[i]));
     }
     Outcome current = RenderAs(false);
     if (current.ok) {
@@ -249,6 +260,13 @@ class CaseRunner {
   }
 
  private:
+  // Whether an args path, as written, goes up to a folder `shared` (../../../shared/upstream/...).
+  static bool NamesShared(std::string_view p) {
+    if (!p.starts_with("../")) return false;
+    while (p.starts_with("../")) p.remove_prefix(3);
+    return p.starts_with("shared/") && p.size() > 7;
+  }
+
   std::string PathOf(const char* name) const { return (stdfs::path(result_.dir) / name).string(); }
   bool Has(const char* name) const { return fs_.Stat(PathOf(name)) == FileSystem::Kind::kFile; }
 

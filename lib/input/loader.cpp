@@ -390,7 +390,9 @@ class Loader {
         return;
       }
       if (meta && meta->IsMap() && (ns == nullptr || ns->IsNull())) {
-        meta->Set("namespace", Tree::String(options_.default_namespace));
+        const Origin from = Origin::CommandLine(options_.namespace_given ? "namespace from -n"
+                                                                           : "the default namespace (no -n given)");
+        meta->Set("namespace", Tree::String(options_.default_namespace, from), from);
       }
     }
     if (tm.kind == kTrainJobKind && runtimes_only) return;  // -r sources contribute runtimes only

@@ -1264,8 +1264,8 @@ class RoundTripper {
       }
     } else {
       // A non-pointer field always holds a value: absent and null mean the zero value.
-      if (value == nullptr) {
-        value = &object.Set(field.name, Tree::Null(object.origin()), object.origin());
+      if (value == nullptr) {  // no input wrote it: the zero value has no origin
+        value = &object.Set(field.name, Tree::Null(), Origin());
       }
       Value(*value, field, path, typed_below);
       if (OmittedWhenZero(*value, field, typed)) object.Erase(field.name);

@@ -207,8 +207,11 @@ class JobSet : public PreComponentBuilderPlugin, public ComponentBuilderPlugin, 
       for (Tree& rjob : ReplicatedJobs(spec)) {
         if (NameOf(rjob) != ps.name) continue;
         Tree& job_spec = rjob.Child("template").Child("spec");
-        job_spec.Set("parallelism", Tree::Int(*ps.count, ps.count_origin.SetBy(kName)));
-        job_spec.Set("completions", Tree::Int(*ps.count, ps.count_origin.SetBy(kName)));
+        // A count a plugin computed (MPI under runLauncherAsNode) stays credited to that plugin.
+        const Origin count_origin =
+            ps.count_origin.kind == Origin::Kind::kPlugin ? ps.count_origin : ps.count_origin.SetBy(kName);
+        job_spec.Set("parallelism", Tree::Int(*ps.count, count_origin));
+        job_spec.Set("completions", Tree::Int(*ps.count, count_origin));
         break;
       }
     }

@@ -145,7 +145,8 @@ class MPI : public EnforceMLPolicyPlugin, public ComponentBuilderPlugin, public 
       if (PodSet* node = info.FindPodSetByName(kNode); node && node->count) {
         // One of the nodes is the launcher itself when it runs as a node.
         *node->count = launcher_as_node ? std::max(*trainer->num_nodes - 1, 1) : *trainer->num_nodes;
-        node->count_origin = job.positions.Find("spec.trainer.numNodes");
+        // Under runLauncherAsNode MPI computes the count (numNodes less the launcher): credited to MPI.
+        node->count_origin = launcher_as_node ? Origin::Plugin(kName) : job.positions.Find("spec.trainer.numNodes");
       }
     }
 

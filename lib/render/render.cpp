@@ -132,6 +132,7 @@ Explain OriginExplainer(const TrainJob& job, const Runtime& runtime) {
       case Origin::Kind::kNone: return "";
       case Origin::Kind::kDefault: return "CRD default";
       case Origin::Kind::kPlugin: return fmt::format("set by {}", o.by ? o.by : "?");
+      case Origin::Kind::kCommandLine: return o.by ? o.by : "";
       case Origin::Kind::kInput: break;
     }
     // The document of the value: the later of the two that start before it in its file.

@@ -292,10 +292,10 @@ SuiteOptions WithArgs() {
   return options;
 }
 
-TEST_CASE("args are passed to the rendering, relative to the current directory, with -o json compared as a List") {
+TEST_CASE("args are passed to the rendering, relative to the case folder, with -o json compared as a List") {
   testing::FakeFileSystem fs;
   fs.files["inputs/jobs.yaml"] = kInput;
-  fs.files["s/j/args"] = "inputs/jobs.yaml -o json\n";
+  fs.files["s/j/args"] = "../../inputs/jobs.yaml -o json\n";
   fs.files["s/j/current.yaml"] = std::string(R"({"apiVersion": "v1", "kind": "List", "items": [)") +
                                  R"({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
       "metadata": {"name": "job", "namespace": "default"}}]})";
@@ -324,18 +324,20 @@ TEST_CASE("a missing path in args fails the case, and --update does not replace 
   fs.files["s/c/args"] = "-r runtimes/elsewhere.yaml\n";
   CaseResult result = RunCase("s/c", SuiteMode::kUpdate, fs, WithArgs());
   CHECK(result.status == CaseResult::Status::kFailed);
-  CHECK(result.report == Lines{"args: runtimes/elsewhere.yaml: no such file or folder (paths in args are relative to "
-                               "the current folder)"});
+  CHECK(result.report == Lines{"args: runtimes/elsewhere.yaml: no such file or folder (s/c/runtimes/elsewhere.yaml: "
+                               "paths in args are relative to the case folder)"});
   CHECK(result.changes.empty());
 }
 
-TEST_CASE("a case naming an absent file under ../shared is skipped") {
+TEST_CASE("a case naming an absent file in a folder shared above it is skipped; one inside the case fails") {
   auto fs = CaseFiles({});
-  fs.files["s/c/args"] = "-r ../shared/upstream/runtimes/absent.yaml\n";
+  fs.files["s/c/args"] = "-r ../../../shared/upstream/runtimes/absent.yaml\n";
   CaseResult result = RunCase("s/c", SuiteMode::kCheck, fs, WithArgs());
   CHECK(result.status == CaseResult::Status::kSkipped);
   CHECK(result.report ==
         Lines{"../shared/upstream/runtimes/absent.yaml is absent (../shared is not beside this checkout)"});
+  fs.files["s/c/args"] = "-r shared/upstream/runtimes/absent.yaml\n";
+  CHECK(RunCase("s/c", SuiteMode::kCheck, fs, WithArgs()).status == CaseResult::Status::kFailed);
 }
 
 SuiteOptions ProjectOptions(const std::string& plugin_order = "") {

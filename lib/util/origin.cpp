@@ -14,6 +14,7 @@ std::string Origin::Source() const {
     case Kind::kInput: return by ? fmt::format("{}, set by {}", Position(), by) : Position();
     case Kind::kDefault: return "CRD default";
     case Kind::kPlugin: return fmt::format("plugin {}", by ? by : "?");
+    case Kind::kCommandLine: return by ? by : "";
     case Kind::kNone: break;
   }
   return "";

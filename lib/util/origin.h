@@ -6,10 +6,11 @@
 
 namespace trainer {
 
-// Where a value came from: a position in an input file, a CRD default, or the plugin that
-// computed it. Copied with the value through copies, merges and upserts.
+// Where a value came from: a position in an input file, a CRD default, the plugin that computed
+// it, or the command line (the namespace -n gives, or the default one). Copied with the value
+// through copies, merges and upserts.
 struct Origin {
-  enum class Kind : std::uint8_t { kNone, kInput, kDefault, kPlugin };
+  enum class Kind : std::uint8_t { kNone, kInput, kDefault, kPlugin, kCommandLine };
 
   Kind kind = Kind::kNone;
   std::uint32_t line = 0;    // 1-based; 0 when not from a file
@@ -22,9 +23,12 @@ struct Origin {
   }
   static Origin Default() { return Origin{Kind::kDefault, 0, 0, nullptr, "CRD default"}; }
   static Origin Plugin(const char* name) { return Origin{Kind::kPlugin, 0, 0, nullptr, name}; }
+  // `what`: how the command line gave the value ("-n"); static storage.
+  static Origin CommandLine(const char* what) { return Origin{Kind::kCommandLine, 0, 0, nullptr, what}; }
 
   // The same origin, noting the plugin that put the value where it is now.
   Origin SetBy(const char* plugin) const {
+    if (kind == Kind::kCommandLine) return *this;  // the command line said it, whoever copies it
     Origin o = *this;
     if (o.kind == Kind::kNone) o.kind = Kind::kPlugin;
     o.by = plugin;

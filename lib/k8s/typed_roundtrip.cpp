@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "k8s/quantity.h"
+#include "util/suggest.h"
 
 namespace trainer {
 namespace {
@@ -1042,6 +1043,17 @@ const Field* FindField(const StructType& type, std::string_view name) {
   return nullptr;
 }
 
+// The JSON names of the fields of `type`, those of its inline structs included.
+void FieldNames(const StructType& type, std::vector<std::string_view>& out) {
+  for (const Field& field : type.fields) {
+    if (field.Has(kInline)) {
+      FieldNames(TypeOf(field), out);
+    } else {
+      out.push_back(field.name);
+    }
+  }
+}
+
 std::string Join(const std::string& path, std::string_view name) {
   return path.empty() ? std::string(name) : fmt::format("{}.{}", path, name);
 }
@@ -1216,7 +1228,9 @@ class RoundTripper {
       const Origin& origin = object.KeyOriginAt(i).kind != Origin::Kind::kNone
                                  ? object.KeyOriginAt(i)
                                  : object.items()[i].origin();
-      Report(path.Field(key), origin, fmt::format("unknown field \"{}\"", key));
+      std::vector<std::string_view> known;
+      FieldNames(type, known);
+      Report(path.Field(key), origin, UnknownFieldMessage(key, known));
     }
     Fields(object, type, path, typed);
   }

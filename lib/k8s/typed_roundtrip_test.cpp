@@ -364,6 +364,18 @@ TEST_CASE("an unknown field is reported with its path and position") {
   CHECK(out.raw_issues[0].origin.Position() == "runtime.yaml:4:71");
 }
 
+TEST_CASE("an unknown field names the nearest field of its Go type, inline structs included") {
+  const Outcome out = Run("Container", R"({"name": "a", "imagePullpolicy": "Always", "volumeMount": [],
+    "comand": ["x"], "gpus": 1})");
+  CHECK(out.issues == Issues({"spec.imagePullpolicy: unknown field \"imagePullpolicy\"; did you mean \"imagePullPolicy\"?",
+                              "spec.volumeMount: unknown field \"volumeMount\"; did you mean \"volumeMounts\"?",
+                              "spec.comand: unknown field \"comand\"; did you mean \"command\"?",
+                              "spec.gpus: unknown field \"gpus\""}));
+  // EnvVarSource's fields are those of its own type, not those of EnvVar.
+  const Outcome env = Run("EnvVar", R"({"name": "A", "valueFrom": {"secretKeyref": {"name": "s", "key": "k"}}})");
+  CHECK(env.issues == Issues({"spec.valueFrom.secretKeyref: unknown field \"secretKeyref\"; did you mean \"secretKeyRef\"?"}));
+}
+
 TEST_CASE("every problem is reported, not just the first") {
   const Outcome out = Run("PodSpec", R"({
     "nodeName": 1, "bogus": true,

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "k8s/quantity.h"
+#include "k8s/quantity_advice.h"
 #include "util/suggest.h"
 
 namespace trainer {
@@ -1398,7 +1399,9 @@ class RoundTripper {
     const char* error = kQuantityErrorMessage;
     const std::optional<trainer::Quantity> parsed = trainer::Quantity::Parse(*text, &error);
     if (!parsed) {
-      Report(path, value.origin(), fmt::format("invalid quantity \"{}\": {}", *text, error));
+      // For the commonest error, what was likely meant rather than Go's regular expression.
+      Report(path, value.origin(),
+             std::string_view(error) == kQuantityErrorMessage ? QuantityAdvice(*text) : fmt::format("invalid quantity \"{}\": {}", *text, error));
       return;
     }
     std::string canonical = parsed->String();

@@ -587,7 +587,18 @@ void DecodeTopLevel(const Tree& document, Object& object, Spec& spec, const char
     }
     return false;
   });
-  if (!has_metadata || object.metadata.name.empty()) d.Fail(document, "metadata.name", "Required value");
+  if (!has_metadata || object.metadata.name.empty()) {
+    const Tree* meta = document.IsMap() ? document.Find("metadata") : nullptr;
+    const std::string* generate_name = meta && meta->IsMap() ? meta->FindString("generateName") : nullptr;
+    if (generate_name && !generate_name->empty()) {
+      d.Fail(document, "metadata.name",
+             "Required value: the controller needs a name, and generateName is only turned into one by the API "
+             "server on create (kubectl create); to render the file offline, give it a metadata.name");
+      errors.back().where = object.positions.Find("metadata.generateName");
+    } else {
+      d.Fail(document, "metadata.name", "Required value");
+    }
+  }
   if (!has_spec && std::string_view(kind) == kTrainJobKind) d.Fail(document, "spec.runtimeRef", "Required value");
 }
 

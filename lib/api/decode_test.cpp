@@ -145,6 +145,19 @@ TEST_CASE("a TrainJob without runtimeRef or name is rejected") {
         std::vector<std::string>{"job.yaml:1:1: TrainJob: metadata.name: Required value"});
 }
 
+TEST_CASE("generateName without a name says that rendering offline needs a name") {
+  CHECK(JobErrors("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  generateName: run-\n"
+                  "spec: {runtimeRef: {name: r}}\n") ==
+        std::vector<std::string>{
+            "job.yaml:4:3: TrainJob: metadata.name: Required value: the controller needs a name, and generateName is "
+            "only turned into one by the API server on create (kubectl create); to render the file offline, give it a "
+            "metadata.name"});
+  // An empty generateName is no hint.
+  CHECK(JobErrors("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {generateName: \"\"}\n"
+                  "spec: {runtimeRef: {name: r}}\n") ==
+        std::vector<std::string>{"job.yaml:1:1: TrainJob: metadata.name: Required value"});
+}
+
 TEST_CASE("errors in embedded core types come from their tables") {
   auto errors = JobErrors(R"(apiVersion: trainer.kubeflow.org/v1alpha1
 kind: TrainJob

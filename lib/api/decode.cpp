@@ -111,7 +111,8 @@ class Decoder {
   bool Expect(const Tree& t, const std::string& path, Tree::Type type) {
     positions_.Record(path, t.origin());
     if (t.type() == type) return true;
-    Fail(t, path, fmt::format("expected {}, got {}", Tree::DescribeType(type), Tree::DescribeType(t.type())));
+    Fail(t, path, fmt::format("expected {}, got {}{}", Tree::DescribeType(type), Tree::DescribeType(t.type()),
+                              type == Tree::Type::kString ? QuoteAdvice(t) : std::string()));
     return false;
   }
 

@@ -125,7 +125,28 @@ spec:
     image: 3
 )") == std::vector<std::string>{
              "job.yaml:7:15: TrainJob ns/j: spec.trainer.numNodes: expected an integer, got a string",
-             "job.yaml:8:12: TrainJob ns/j: spec.trainer.image: expected a string, got an integer"});
+             "job.yaml:8:12: TrainJob ns/j: spec.trainer.image: expected a string, got an integer (quote it: \"3\")"});
+}
+
+TEST_CASE("a boolean or number where a string goes says to quote it, as it was written") {
+  CHECK(JobErrors(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: j
+  labels: {gpu: yes, fast: On, tier: 2, ratio: 0.5, hex: 0x1F}
+spec:
+  runtimeRef: {name: rt}
+  trainer:
+    env: [{name: RETRIES, value: 3}, {name: DEBUG, value: off}]
+)") == std::vector<std::string>{
+             "job.yaml:5:17: TrainJob j: metadata.labels[gpu]: expected a string, got a boolean (quote it: \"yes\")",
+             "job.yaml:5:28: TrainJob j: metadata.labels[fast]: expected a string, got a boolean (quote it: \"On\")",
+             "job.yaml:5:38: TrainJob j: metadata.labels[tier]: expected a string, got an integer (quote it: \"2\")",
+             "job.yaml:5:48: TrainJob j: metadata.labels[ratio]: expected a string, got a number (quote it: \"0.5\")",
+             // written otherwise than its value: no text to offer
+             "job.yaml:5:58: TrainJob j: metadata.labels[hex]: expected a string, got an integer (quote it)",
+             "job.yaml:9:34: TrainJob j: spec.trainer.env[0].value: expected a string, got an integer (quote it: \"3\")",
+             "job.yaml:9:59: TrainJob j: spec.trainer.env[1].value: expected a string, got a boolean (quote it: \"off\")"});
 }
 
 TEST_CASE("a number too large for int32 is rejected") {

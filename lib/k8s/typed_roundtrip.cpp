@@ -1324,7 +1324,7 @@ class RoundTripper {
         if (value.IsNull()) {
           value = Tree::String("", origin);
         } else if (!value.IsString()) {
-          Mismatch(path, value, "string");
+          Mismatch(path, value, "string", QuoteAdvice(value));
         }
         return;
       case Kind::kInt32:
@@ -1429,10 +1429,11 @@ class RoundTripper {
     value = parsed->zero ? Tree::Null(value.origin()) : Tree::String(parsed->utc, value.origin());
   }
 
-  void Mismatch(const PathRef& path, const Tree& value, std::string_view expected) {
+  // `advice` follows the message: what to do about it, if anything.
+  void Mismatch(const PathRef& path, const Tree& value, std::string_view expected, std::string_view advice = {}) {
     Report(path, value.origin(),
-           fmt::format("expected {} {}, got {}", IsVowel(expected.front()) ? "an" : "a", expected,
-                       Tree::DescribeType(value.type())));
+           fmt::format("expected {} {}, got {}{}", IsVowel(expected.front()) ? "an" : "a", expected,
+                       Tree::DescribeType(value.type()), advice));
   }
 
   void Report(const PathRef& path, const Origin& origin, std::string message) {

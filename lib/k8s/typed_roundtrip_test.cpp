@@ -391,7 +391,7 @@ TEST_CASE("every problem is reported, not just the first") {
         Issues({"spec.bogus: unknown field \"bogus\"",
                 "spec.containers[0].imagePullPolicy: expected a string, got an array",
                 "spec.containers[1].extra: unknown field \"extra\"",
-                "spec.nodeName: expected a string, got an integer",
+                "spec.nodeName: expected a string, got an integer (quote it: \"1\")",
                 "spec.tolerations[0].tolerationSeconds: expected an integer, got a string"}));
 }
 
@@ -402,14 +402,14 @@ TEST_CASE("a value of the wrong JSON type is reported") {
     "livenessProbe": {"grpc": {"port": 3000000000}}
   })");
   CHECK(out.issues ==
-        Issues({"c.name: expected a string, got an integer", "c.command: expected an array, got a string",
+        Issues({"c.name: expected a string, got an integer (quote it: \"1\")", "c.command: expected an array, got a string",
                 "c.ports[0].containerPort: expected an integer, got a string",
-                "c.env[0].value: expected a string, got an integer",
+                "c.env[0].value: expected a string, got an integer (quote it: \"8080\")",
                 "c.livenessProbe.grpc.port: 3000000000 is out of range for int32",
                 "c.securityContext: expected an object, got an array",
                 "c.tty: expected a boolean, got a string"}));
   const Outcome labels = RunAt("metadata", "ObjectMeta", R"({"labels": {"tier": 1}})");
-  CHECK(labels.issues == Issues({"metadata.labels[tier]: expected a string, got an integer"}));
+  CHECK(labels.issues == Issues({"metadata.labels[tier]: expected a string, got an integer (quote it: \"1\")"}));
 }
 
 TEST_CASE("an integral float is an integer, a fractional one is reported") {
@@ -508,7 +508,7 @@ TEST_CASE("nested lists are walked item by item") {
   CHECK(out.issues ==
         Issues({"spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
                 ".nodeSelectorTerms[0].matchExpressions[1].values[1]: expected a string, got an "
-                "integer"}));
+                "integer (quote it: \"7\")"}));
   CHECK(out.json == Expected(R"({
     "nodeAffinity": {
       "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{

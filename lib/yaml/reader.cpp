@@ -670,10 +670,18 @@ Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
     if (text == w) return Tree::Null(origin);
   }
   for (auto w : kTrue) {
-    if (text == w) return Tree::Bool(true, origin);
+    if (text == w) {
+      Tree b = Tree::Bool(true, origin);
+      b.set_spelling(w);
+      return b;
+    }
   }
   for (auto w : kFalse) {
-    if (text == w) return Tree::Bool(false, origin);
+    if (text == w) {
+      Tree b = Tree::Bool(false, origin);
+      b.set_spelling(w);
+      return b;
+    }
   }
   for (auto w : kFloatWords) {
     if (text == w) return Tree::Float(text, origin);
@@ -693,7 +701,11 @@ Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
   std::int64_t value = 0;
   std::uint64_t magnitude = 0;
   switch (ParseGoInt(plain, value, magnitude)) {
-    case IntSyntax::kInt64: return Tree::Int(value, origin);
+    case IntSyntax::kInt64: {
+      Tree i = Tree::Int(value, origin);
+      i.set_spelling(text);
+      return i;
+    }
     case IntSyntax::kUint64: return Tree::Float(std::to_string(magnitude), origin);  // beyond int64
     case IntSyntax::kTooLarge:
     case IntSyntax::kNotInt: break;

@@ -280,6 +280,31 @@ TEST_CASE("YAML 1.1 booleans such as yes and on are booleans, as kubectl reads t
   CHECK(Resolved("'yes'") == "string yes");
 }
 
+TEST_CASE("a boolean or number keeps how it was written, for messages that quote it back") {
+  std::vector<Tree> docs = Read("a: yes\nb: Off\nc: true\nd: 3\ne: 010\nf: 1_000\ng: +3\nh: 1.50\ni: text\nj: null\nk: [1]\n");
+  REQUIRE(docs.size() == 1);
+  auto spelling = [&](const char* key) {
+    std::optional<std::string_view> s = docs[0].Find(key)->Spelling();
+    return s ? std::string(*s) : std::string("(none)");
+  };
+  CHECK(spelling("a") == "yes");
+  CHECK(spelling("b") == "Off");
+  CHECK(spelling("c") == "true");
+  CHECK(spelling("d") == "3");
+  CHECK(spelling("e") == "(none)");  // octal 8
+  CHECK(spelling("f") == "(none)");
+  CHECK(spelling("g") == "(none)");
+  CHECK(spelling("h") == "1.50");
+  CHECK(spelling("i") == "text");
+  CHECK(spelling("j") == "(none)");
+  CHECK(spelling("k") == "(none)");
+  // The spelling is no part of the value.
+  CHECK(*docs[0].Find("a") == Tree::Bool(true));
+  CHECK(QuoteAdvice(*docs[0].Find("b")) == " (quote it: \"Off\")");
+  CHECK(QuoteAdvice(*docs[0].Find("e")) == " (quote it)");
+  CHECK(QuoteAdvice(*docs[0].Find("i")).empty());
+}
+
 TEST_CASE("a boolean or integer map key becomes its canonical text, as in sigs.k8s.io/yaml") {
   std::vector<Tree> docs = Read("on: a\nno: b\n010: c\n");
   REQUIRE(docs.size() == 1);

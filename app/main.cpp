@@ -133,7 +133,9 @@ int main(int argc, char** argv) {
     std::vector<std::string_view> names;
     for (const Command& c : kCommands) names.emplace_back(c.name);
     std::string message = fmt::format("unknown command \"{}\"", trainer::GoEscape(first));
-    if (std::optional<std::string> near = trainer::Nearest(first, names)) message += fmt::format("; did you mean \"{}\"?", *near);
+    if (std::optional<std::string_view> near = trainer::NearestName(first, names)) {
+      message += fmt::format("; did you mean \"{}\"?", *near);
+    }
     std::cerr << "trainer: error: " << message << "\nRun '" << program << " --help' for usage.\n";
     return 2;
   }

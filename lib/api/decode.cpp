@@ -10,6 +10,7 @@
 
 #include "k8s/typed_roundtrip.h"
 #include "util/error.h"
+#include "util/suggest.h"
 
 namespace trainer {
 
@@ -82,6 +83,21 @@ struct UnknownField {
   std::string path;
 };
 
+// A field name as Object hands it to its visitor, which claims a field by comparing the name with
+// the field's: `k == "image"`. With `known`, every name it is compared with is noted there.
+class FieldKey {
+ public:
+  FieldKey(std::string_view text, std::vector<std::string_view>* known) : text_(text), known_(known) {}
+  friend bool operator==(const FieldKey& key, std::string_view name) {
+    if (key.known_ != nullptr) key.known_->push_back(name);
+    return key.text_ == name;
+  }
+
+ private:
+  std::string_view text_;
+  std::vector<std::string_view>* known_;
+};
+
 class Decoder {
  public:
   Decoder(FieldPositions& positions, std::vector<Diagnostic>& errors, std::vector<UnknownField>& unknown)
@@ -95,7 +111,8 @@ class Decoder {
   bool Expect(const Tree& t, const std::string& path, Tree::Type type) {
     positions_.Record(path, t.origin());
     if (t.type() == type) return true;
-    Fail(t, path, fmt::format("expected {}, got {}", Tree::DescribeType(type), Tree::DescribeType(t.type())));
+    Fail(t, path, fmt::format("expected {}, got {}{}", Tree::DescribeType(type), Tree::DescribeType(t.type()),
+                              type == Tree::Type::kString ? QuoteAdvice(t) : std::string()));
     return false;
   }
 
@@ -203,9 +220,13 @@ class Decoder {
     for (std::size_t i = 0; i < t.size(); ++i) {
       std::string field_path = Path(path, t.KeyAt(i));
       positions_.Record(field_path, t.KeyOriginAt(i));
-      if (!visit(t.KeyAt(i), t.items()[i], field_path)) {
+      if (!visit(FieldKey(t.KeyAt(i), nullptr), t.items()[i], field_path)) {
+        // A visitor that claims nothing does nothing: visiting again only notes the names it
+        // compared the key with, which are the fields it accepts here.
+        std::vector<std::string_view> known;
+        visit(FieldKey(t.KeyAt(i), &known), t.items()[i], field_path);
         unknown_.push_back(UnknownField{errors_.size(), field_path});
-        Fail(t.items()[i], path, fmt::format("unknown field \"{}\"", t.KeyAt(i)));
+        Fail(t.items()[i], path, UnknownFieldMessage(t.KeyAt(i), known));
         errors_.back().where = t.KeyOriginAt(i);
       }
     }
@@ -215,7 +236,7 @@ class Decoder {
 
   // ObjectMeta; `embedded` keeps only the fields the CRDs allow in templates.
   void ReadMeta(const Tree& t, const std::string& path, ObjectMeta& m, bool embedded) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "name") return Read(v, p, m.name), true;
       if (k == "namespace") return Read(v, p, m.namespace_), true;
       if (k == "labels") return ReadOptionalMap(v, p, m.labels), true;
@@ -244,7 +265,7 @@ class Decoder {
     if (!v.IsNull()) Read(v, p, out);
   }
   void Read(const Tree& t, const std::string& path, LocalObjectReference& r) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "name") return Read(v, p, r.name), true;
       return false;
     });
@@ -253,7 +274,7 @@ class Decoder {
   // ---- TrainJob ----
 
   void Read(const Tree& t, const std::string& path, RuntimeRef& r) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "name") return Read(v, p, r.name), true;
       if (k == "apiGroup") return Read(v, p, r.api_group), true;
       if (k == "kind") return Read(v, p, r.kind), true;
@@ -261,7 +282,7 @@ class Decoder {
     });
   }
   void Read(const Tree& t, const std::string& path, InitializerSource& s) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "storageUri") return Read(v, p, s.storage_uri), true;
       if (k == "env") return ReadCoreList(v, p, "EnvVar", s.env), true;
       if (k == "secretRef") return Read(v, p, s.secret_ref), true;
@@ -269,14 +290,14 @@ class Decoder {
     });
   }
   void Read(const Tree& t, const std::string& path, Initializer& i) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "dataset") return Read(v, p, i.dataset), true;
       if (k == "model") return Read(v, p, i.model), true;
       return false;
     });
   }
   void Read(const Tree& t, const std::string& path, TrainerSpec& s) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "image") return Read(v, p, s.image), true;
       if (k == "command") return Read(v, p, s.command), true;
       if (k == "args") return Read(v, p, s.args), true;
@@ -288,7 +309,7 @@ class Decoder {
     });
   }
   void Read(const Tree& t, const std::string& path, ContainerPatch& c) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "name") return Read(v, p, c.name), true;
       if (k == "env") return ReadCoreList(v, p, "EnvVar", c.env), true;
       if (k == "volumeMounts") return ReadCoreList(v, p, "VolumeMount", c.volume_mounts), true;
@@ -297,7 +318,7 @@ class Decoder {
     });
   }
   void Read(const Tree& t, const std::string& path, PodSpecPatch& s) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "serviceAccountName") return Read(v, p, s.service_account_name), true;
       if (k == "volumes") return ReadCoreList(v, p, "Volume", s.volumes), true;
       if (k == "initContainers") return ReadNullable(v, p, s.init_containers), true;
@@ -321,7 +342,7 @@ class Decoder {
     });
   }
   void Read(const Tree& t, const std::string& path, PodTemplatePatch& pt) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "metadata") return ReadEmbeddedMeta(v, p, pt.metadata), true;
       if (k == "spec") return Read(v, p, pt.spec), true;
       return false;
@@ -334,15 +355,15 @@ class Decoder {
     out = std::move(m);
   }
   void Read(const Tree& t, const std::string& path, ReplicatedJobPatch& r) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "name") return Read(v, p, r.name), true;
       if (k != "template") return false;
       if (v.IsNull()) return true;
-      Object(v, p, [&](std::string_view k2, const Tree& v2, const std::string& p2) {
+      Object(v, p, [&](const FieldKey& k2, const Tree& v2, const std::string& p2) {
         if (k2 == "metadata") return ReadEmbeddedMeta(v2, p2, r.job_metadata), true;
         if (k2 != "spec") return false;
         if (v2.IsNull()) return true;
-        Object(v2, p2, [&](std::string_view k3, const Tree& v3, const std::string& p3) {
+        Object(v2, p2, [&](const FieldKey& k3, const Tree& v3, const std::string& p3) {
           if (k3 == "template") return Read(v3, p3, r.pod_template), true;
           return false;
         });
@@ -352,22 +373,22 @@ class Decoder {
     });
   }
   void Read(const Tree& t, const std::string& path, RuntimePatch& r) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "manager") return Read(v, p, r.manager), true;
       if (k == "time") return Read(v, p, r.time), true;
       if (k != "trainingRuntimeSpec") return false;
       if (v.IsNull()) return true;
-      Object(v, p, [&](std::string_view k2, const Tree& v2, const std::string& p2) {
+      Object(v, p, [&](const FieldKey& k2, const Tree& v2, const std::string& p2) {
         if (k2 != "template") return false;
         if (v2.IsNull()) return true;
         JobSetTemplatePatch patch;
-        Object(v2, p2, [&](std::string_view k3, const Tree& v3, const std::string& p3) {
+        Object(v2, p2, [&](const FieldKey& k3, const Tree& v3, const std::string& p3) {
           if (k3 == "metadata") return ReadEmbeddedMeta(v3, p3, patch.metadata), true;
           if (k3 != "spec") return false;
           if (v3.IsNull()) return true;
           patch.spec_tree = v3;
           std::vector<ReplicatedJobPatch> jobs;
-          Object(v3, p3, [&](std::string_view k4, const Tree& v4, const std::string& p4) {
+          Object(v3, p3, [&](const FieldKey& k4, const Tree& v4, const std::string& p4) {
             if (k4 == "replicatedJobs") return ReadNullable(v4, p4, jobs), true;
             return false;
           });
@@ -382,7 +403,7 @@ class Decoder {
   }
   void Read(const Tree& t, const std::string& path, TrainJobSpec& s) {
     bool has_runtime_ref = false;
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "runtimeRef") return has_runtime_ref = !v.IsNull(), Read(v, p, s.runtime_ref), true;
       if (k == "initializer") return Read(v, p, s.initializer), true;
       if (k == "trainer") return Read(v, p, s.trainer), true;
@@ -402,18 +423,18 @@ class Decoder {
   // ---- Runtimes ----
 
   void Read(const Tree& t, const std::string& path, EnvInjectionTarget& e) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "jobName") return Read(v, p, e.job_name), true;
       if (k == "containerNames") return ReadNullable(v, p, e.container_names), true;
       return false;
     });
   }
   void Read(const Tree& t, const std::string& path, TorchPolicy& torch) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k != "envInjection") return false;
       if (v.IsNull()) return true;
       std::vector<EnvInjectionTarget> targets;
-      Object(v, p, [&](std::string_view k2, const Tree& v2, const std::string& p2) {
+      Object(v, p, [&](const FieldKey& k2, const Tree& v2, const std::string& p2) {
         if (k2 == "targets") return ReadNullable(v2, p2, targets), true;
         return false;
       });
@@ -422,7 +443,7 @@ class Decoder {
     });
   }
   void Read(const Tree& t, const std::string& path, MPIPolicy& mpi) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "numProcPerNode") return Read(v, p, mpi.num_proc_per_node), true;
       if (k == "mpiImplementation") return Read(v, p, mpi.mpi_implementation), true;
       if (k == "sshAuthMountPath") return Read(v, p, mpi.ssh_auth_mount_path), true;
@@ -431,7 +452,7 @@ class Decoder {
     });
   }
   void Read(const Tree& t, const std::string& path, FluxPolicy& flux) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "numProcPerNode") return Read(v, p, flux.num_proc_per_node), true;
       return false;
     });
@@ -440,10 +461,10 @@ class Decoder {
   void ReadEmptyPolicy(const Tree& t, const std::string& path, bool& present) {
     if (t.IsNull()) return;
     present = true;
-    Object(t, path, [](std::string_view, const Tree&, const std::string&) { return false; });
+    Object(t, path, [](const FieldKey&, const Tree&, const std::string&) { return false; });
   }
   void Read(const Tree& t, const std::string& path, MLPolicy& ml) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "numNodes") return Read(v, p, ml.num_nodes), true;
       if (k == "torch") return Read(v, p, ml.torch), true;
       if (k == "mpi") return Read(v, p, ml.mpi), true;
@@ -454,18 +475,18 @@ class Decoder {
     });
   }
   void Read(const Tree& t, const std::string& path, NetworkTopology& n) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "mode") return Read(v, p, n.mode), true;
       if (k == "highestTierAllowed") return Read(v, p, n.highest_tier_allowed), true;
       return false;
     });
   }
   void Read(const Tree& t, const std::string& path, PodGroupPolicy& pg) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "coscheduling") {
         if (v.IsNull()) return true;
         CoschedulingPolicy c;
-        Object(v, p, [&](std::string_view k2, const Tree& v2, const std::string& p2) {
+        Object(v, p, [&](const FieldKey& k2, const Tree& v2, const std::string& p2) {
           if (k2 == "scheduleTimeoutSeconds") return Read(v2, p2, c.schedule_timeout_seconds), true;
           return false;
         });
@@ -475,7 +496,7 @@ class Decoder {
       if (k == "volcano") {
         if (v.IsNull()) return true;
         VolcanoPolicy vp;
-        Object(v, p, [&](std::string_view k2, const Tree& v2, const std::string& p2) {
+        Object(v, p, [&](const FieldKey& k2, const Tree& v2, const std::string& p2) {
           if (k2 == "networkTopology") return Read(v2, p2, vp.network_topology), true;
           return false;
         });
@@ -486,12 +507,12 @@ class Decoder {
     });
   }
   void Read(const Tree& t, const std::string& path, TrainingRuntimeSpec& s) {
-    Object(t, path, [&](std::string_view k, const Tree& v, const std::string& p) {
+    Object(t, path, [&](const FieldKey& k, const Tree& v, const std::string& p) {
       if (k == "mlPolicy") return Read(v, p, s.ml_policy), true;
       if (k == "podGroupPolicy") return Read(v, p, s.pod_group_policy), true;
       if (k != "template") return false;
       if (v.IsNull()) return true;
-      Object(v, p, [&](std::string_view k2, const Tree& v2, const std::string& p2) {
+      Object(v, p, [&](const FieldKey& k2, const Tree& v2, const std::string& p2) {
         if (k2 == "metadata") {
           std::optional<ObjectMeta> meta;
           ReadEmbeddedMeta(v2, p2, meta);
@@ -557,7 +578,7 @@ void DecodeTopLevel(const Tree& document, Object& object, Spec& spec, const char
   d.set_subject(DocumentSubject(document, kind));
   bool has_metadata = false;
   bool has_spec = false;
-  d.Object(document, "", [&](std::string_view k, const Tree& v, const std::string& p) {
+  d.Object(document, "", [&](const FieldKey& k, const Tree& v, const std::string& p) {
     if (k == "apiVersion" || k == "kind") return true;
     if (k == "metadata") return has_metadata = true, d.ReadMeta(v, p, object.metadata, false), true;
     if (k == "spec") return has_spec = !v.IsNull(), d.Read(v, p, spec), true;
@@ -567,7 +588,18 @@ void DecodeTopLevel(const Tree& document, Object& object, Spec& spec, const char
     }
     return false;
   });
-  if (!has_metadata || object.metadata.name.empty()) d.Fail(document, "metadata.name", "Required value");
+  if (!has_metadata || object.metadata.name.empty()) {
+    const Tree* meta = document.IsMap() ? document.Find("metadata") : nullptr;
+    const std::string* generate_name = meta && meta->IsMap() ? meta->FindString("generateName") : nullptr;
+    if (generate_name && !generate_name->empty()) {
+      d.Fail(document, "metadata.name",
+             "Required value: the controller needs a name, and generateName is only turned into one by the API "
+             "server on create (kubectl create); to render the file offline, give it a metadata.name");
+      errors.back().where = object.positions.Find("metadata.generateName");
+    } else {
+      d.Fail(document, "metadata.name", "Required value");
+    }
+  }
   if (!has_spec && std::string_view(kind) == kTrainJobKind) d.Fail(document, "spec.runtimeRef", "Required value");
 }
 

@@ -78,7 +78,40 @@ spec:
   runtimeRef: {name: rt}
   trainer:
     numNode: 2
-)") == std::vector<std::string>{"job.yaml:7:5: TrainJob j: spec.trainer: unknown field \"numNode\""});
+)") == std::vector<std::string>{"job.yaml:7:5: TrainJob j: spec.trainer: unknown field \"numNode\"; did you mean \"numNodes\"?"});
+}
+
+TEST_CASE("an unknown field names the nearest field the decoder accepts at its place, if one is close") {
+  CHECK(JobErrors(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: j, Namespace: ns, generatename: x, labelz: {}}
+spec:
+  runtimeref: {name: rt}
+  trainer: {imgae: x, replicas: 2}
+  runtimePatches: [{manager: m, trainingRuntimeSpec: {templates: {}}}]
+)") == std::vector<std::string>{
+             // case aside: the only difference
+             "job.yaml:3:21: TrainJob j: metadata: unknown field \"Namespace\"; did you mean \"namespace\"?",
+             "job.yaml:3:36: TrainJob j: metadata: unknown field \"generatename\"; did you mean \"generateName\"?",
+             "job.yaml:3:53: TrainJob j: metadata: unknown field \"labelz\"; did you mean \"labels\"?",
+             "job.yaml:5:3: TrainJob j: spec: unknown field \"runtimeref\"; did you mean \"runtimeRef\"?",
+             "job.yaml:6:13: TrainJob j: spec.trainer: unknown field \"imgae\"; did you mean \"image\"?",
+             // nothing within two edits
+             "job.yaml:6:23: TrainJob j: spec.trainer: unknown field \"replicas\"",
+             "job.yaml:7:55: TrainJob j: spec.runtimePatches[0].trainingRuntimeSpec: unknown field \"templates\"; did you "
+             "mean \"template\"?",
+             "job.yaml:5:3: TrainJob j: spec.runtimeRef: Required value"});
+  // Embedded metadata takes fewer fields: generateName is not one of them.
+  auto errors = JobErrors(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: j}
+spec:
+  runtimeRef: {name: rt}
+  runtimePatches: [{manager: m, trainingRuntimeSpec: {template: {metadata: {generateNam: x}}}}]
+)");
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0] == "job.yaml:6:77: TrainJob j: spec.runtimePatches[0].trainingRuntimeSpec.template.metadata: unknown "
+                     "field \"generateNam\"");
 }
 
 TEST_CASE("a value of the wrong type is an error naming the field") {
@@ -92,7 +125,28 @@ spec:
     image: 3
 )") == std::vector<std::string>{
              "job.yaml:7:15: TrainJob ns/j: spec.trainer.numNodes: expected an integer, got a string",
-             "job.yaml:8:12: TrainJob ns/j: spec.trainer.image: expected a string, got an integer"});
+             "job.yaml:8:12: TrainJob ns/j: spec.trainer.image: expected a string, got an integer (quote it: \"3\")"});
+}
+
+TEST_CASE("a boolean or number where a string goes says to quote it, as it was written") {
+  CHECK(JobErrors(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: j
+  labels: {gpu: yes, fast: On, tier: 2, ratio: 0.5, hex: 0x1F}
+spec:
+  runtimeRef: {name: rt}
+  trainer:
+    env: [{name: RETRIES, value: 3}, {name: DEBUG, value: off}]
+)") == std::vector<std::string>{
+             "job.yaml:5:17: TrainJob j: metadata.labels[gpu]: expected a string, got a boolean (quote it: \"yes\")",
+             "job.yaml:5:28: TrainJob j: metadata.labels[fast]: expected a string, got a boolean (quote it: \"On\")",
+             "job.yaml:5:38: TrainJob j: metadata.labels[tier]: expected a string, got an integer (quote it: \"2\")",
+             "job.yaml:5:48: TrainJob j: metadata.labels[ratio]: expected a string, got a number (quote it: \"0.5\")",
+             // written otherwise than its value: no text to offer
+             "job.yaml:5:58: TrainJob j: metadata.labels[hex]: expected a string, got an integer (quote it)",
+             "job.yaml:9:34: TrainJob j: spec.trainer.env[0].value: expected a string, got an integer (quote it: \"3\")",
+             "job.yaml:9:59: TrainJob j: spec.trainer.env[1].value: expected a string, got a boolean (quote it: \"off\")"});
 }
 
 TEST_CASE("a number too large for int32 is rejected") {
@@ -112,6 +166,19 @@ TEST_CASE("a TrainJob without runtimeRef or name is rejected") {
         std::vector<std::string>{"job.yaml:1:1: TrainJob: metadata.name: Required value"});
 }
 
+TEST_CASE("generateName without a name says that rendering offline needs a name") {
+  CHECK(JobErrors("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  generateName: run-\n"
+                  "spec: {runtimeRef: {name: r}}\n") ==
+        std::vector<std::string>{
+            "job.yaml:4:3: TrainJob: metadata.name: Required value: the controller needs a name, and generateName is "
+            "only turned into one by the API server on create (kubectl create); to render the file offline, give it a "
+            "metadata.name"});
+  // An empty generateName is no hint.
+  CHECK(JobErrors("apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {generateName: \"\"}\n"
+                  "spec: {runtimeRef: {name: r}}\n") ==
+        std::vector<std::string>{"job.yaml:1:1: TrainJob: metadata.name: Required value"});
+}
+
 TEST_CASE("errors in embedded core types come from their tables") {
   auto errors = JobErrors(R"(apiVersion: trainer.kubeflow.org/v1alpha1
 kind: TrainJob
@@ -123,7 +190,7 @@ spec:
 )");
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].find("spec.trainer.env[0]") != std::string::npos);
-  CHECK(errors[0].find("unknown field \"valu\"") != std::string::npos);
+  CHECK(errors[0].find("unknown field \"valu\"; did you mean \"value\"?") != std::string::npos);
 }
 
 TEST_CASE("runtime patches decode with their metadata and pod spec patch") {
@@ -191,7 +258,7 @@ TEST_CASE("an unknown mlPolicy is rejected") {
                       "spec: {mlPolicy: {pytorch: {}}}\n");
     FAIL("expected an error");
   } catch (const Error& e) {
-    CHECK(std::string(e.what()) == "job.yaml:4:19: ClusterTrainingRuntime rt: spec.mlPolicy: unknown field \"pytorch\"");
+    CHECK(std::string(e.what()) == "job.yaml:4:19: ClusterTrainingRuntime rt: spec.mlPolicy: unknown field \"pytorch\"; did you mean \"torch\"?");
   }
 }
 
@@ -219,7 +286,7 @@ spec:
   for (const Diagnostic& d : unknown) messages.push_back(d.Format());
   CHECK(messages == std::vector<std::string>{
                         "job.yaml:3:21: TrainJob j: metadata: unknown field \"colour\"",
-                        "job.yaml:7:5: TrainJob j: spec.trainer: unknown field \"numNode\"",
+                        "job.yaml:7:5: TrainJob j: spec.trainer: unknown field \"numNode\"; did you mean \"numNodes\"?",
                         "job.yaml:8:33: TrainJob j: spec.trainer.env[0].secret: unknown field \"secret\"",
                         "job.yaml:9:3: TrainJob j: spec: unknown field \"extra.dotted/key\"",
                     });

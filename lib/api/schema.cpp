@@ -20,6 +20,7 @@
 #include <string_view>
 #include <utility>
 
+#include "k8s/quantity_advice.h"
 #include "util/field_path.h"
 #include "util/quote.h"
 
@@ -530,8 +531,10 @@ class Checker {
       }
       case Check::kPattern:
         if (v.IsString() && !MatchesPattern(v.text(), rule.arg)) {
+          // The API server's words, then, for a quantity, what was likely meant.
           Add(t.where, t.Path(),
-              fmt::format("Invalid value: {}: {} in body should match '{}'", GoQuote(v.text()), t.Path(), rule.arg));
+              fmt::format("Invalid value: {}: {} in body should match '{}'{}", GoQuote(v.text()), t.Path(), rule.arg,
+                          rule.arg == kQuantityPattern ? "; " + QuantityAdvice(v.text()) : std::string()));
         }
         return;
       case Check::kFormat:

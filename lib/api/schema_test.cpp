@@ -201,7 +201,14 @@ TEST_CASE("quantities must match the quantity pattern, map values named with a d
       Lines{
           R"(spec.trainer.resourcesPerNode.limits.nvidia.com/gpu: Invalid value: "lots": )"
           R"(spec.trainer.resourcesPerNode.limits.nvidia.com/gpu in body should match )"
-          R"('^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$')"});
+          R"('^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$')"
+          R"(; "lots" is not a quantity: write a number with an optional suffix. )"
+          R"(Suffixes: n u m k M G T P E, Ki Mi Gi Ti Pi Ei, or an exponent e3)"});
+  // The API server's words stay; what was likely meant follows them.
+  const Lines gb = Problems("spec: {runtimeRef: {name: a}, trainer: {resourcesPerNode: {requests: {memory: 16GB}}}}");
+  REQUIRE(gb.size() == 1);
+  CHECK(gb[0].ends_with(R"(?$'; "16GB" is not a quantity: did you mean "16G" (10^9) or "16Gi" (2^30)? )"
+                        R"(Suffixes: n u m k M G T P E, Ki Mi Gi Ti Pi Ei, or an exponent e3)"));
 }
 
 TEST_CASE("the quantity pattern is matched as the regular expression matches it") {

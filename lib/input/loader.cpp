@@ -171,6 +171,22 @@ std::string SkippedSummary(const std::vector<std::string>& skipped) {
              : fmt::format("skipped {} objects that are not Trainer objects: {}", skipped.size(), listed);
 }
 
+// What to add to the first problem of a file named `name` holding `content` when it holds "{{",
+// as a Helm template does before `helm template` renders it: one hint for the file, with the line
+// of its first "{{"; "" for other files. A file below a templates/ folder is taken for a chart's.
+std::string HelmTemplateHint(std::string_view content, const std::string& name) {
+  const std::size_t at = content.find("{{");
+  if (at == std::string_view::npos) return {};
+  const std::size_t line = 1 + static_cast<std::size_t>(std::count(content.begin(), content.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  const bool in_chart = name.starts_with("templates/") || name.find("/templates/") != std::string::npos;
+  if (in_chart) {
+    return fmt::format("; this file is a template of a Helm chart (\"{{{{\" at line {}): render the chart with "
+                       "\"helm template\" and give trainer its output",
+                       line);
+  }
+  return fmt::format("; this looks like a Helm template (\"{{{{\" at line {}): render it with \"helm template\" first", line);
+}
+
 std::string RuntimeKey(const std::string& kind, const std::string& ns, const std::string& name) {
   return kind == kClusterTrainingRuntimeKind ? fmt::format("{}/{}", kind, name) : fmt::format("{}/{}/{}", kind, ns, name);
 }
@@ -320,6 +336,7 @@ class Loader {
       inputs_.malformed_files.insert(source.name);
       errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
     }
+    if (errors_.size() > errors_before_) errors_[errors_before_].message += HelmTemplateHint(content, *source.name);
     // The text goes away here: what it said at each problem is kept for the terminal.
     for (std::size_t i = errors_before_; i < errors_.size(); ++i) text.Attach(errors_[i]);
     for (std::size_t i = warnings_before_; i < inputs_.warnings.size(); ++i) text.Attach(inputs_.warnings[i]);

@@ -107,6 +107,38 @@ TEST_CASE("problems in several files are all reported") {
   CHECK(errors.find("bad2.yaml:4:31: TrainJob default/j: spec: unknown field \"extra\"") != std::string::npos);
 }
 
+TEST_CASE("a file holding \"{{\" that fails gets one hint to render it with helm template first") {
+  testing::FakeFileSystem fs;
+  // Fails to parse: the hint follows the stream's error.
+  fs.files["job.yaml"] = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: {{ .Values.name }}\n";
+  // Parses, and fails twice: one hint, after the first problem.
+  fs.files["values.yaml"] = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j}\n"
+                            "spec:\n  runtimeRef: {name: x}\n  trainer: {numNodes: \"{{ .Values.nodes }}\", image: 3}\n";
+  // A runtime of the Helm chart, read with -r.
+  fs.files["chart/templates/runtime.yaml"] = "{{- if .Values.runtimes.enabled }}\napiVersion: trainer.kubeflow.org/v1alpha1\n"
+                                             "kind: ClusterTrainingRuntime\n";
+  // Holds "{{" and loads: no hint.
+  fs.files["fine.yaml"] = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: ok}\n"
+                          "spec: {runtimeRef: {name: x}, trainer: {args: [\"{{not helm}}\"]}}\n";
+  LoadOptions options;
+  options.paths = {"job.yaml", "values.yaml", "fine.yaml"};
+  options.runtime_paths = {"chart/templates"};
+  std::vector<std::string> lines;
+  std::istringstream in(Errors(options, fs));
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  CHECK(lines == std::vector<std::string>{
+                     "chart/templates/runtime.yaml:1:3: malformed YAML: a list item (\"- \") cannot start here: put it "
+                     "on a line of its own, under its key, or quote a value that starts with \"- \"; this file is a "
+                     "template of a Helm chart (\"{{\" at line 1): render the chart with \"helm template\" and give "
+                     "trainer its output",
+                     "job.yaml:4:10: mapping keys must be scalars; this looks like a Helm template (\"{{\" at line 4): "
+                     "render it with \"helm template\" first",
+                     "values.yaml:6:23: TrainJob default/j: spec.trainer.numNodes: expected an integer, got a string; this "
+                     "looks like a Helm template (\"{{\" at line 6): render it with \"helm template\" first",
+                     "values.yaml:6:53: TrainJob default/j: spec.trainer.image: expected a string, got an integer (quote it: "
+                     "\"3\")"});
+}
+
 TEST_CASE("runtime resolution follows the runtimeRef kind and the TrainJob namespace") {
   testing::FakeFileSystem fs;
   fs.files["rt.yaml"] = std::string(kRuntime) +

@@ -26,6 +26,8 @@
 #include <vector>
 
 #include "k8s/quantity.h"
+#include "k8s/quantity_advice.h"
+#include "util/suggest.h"
 
 namespace trainer {
 namespace {
@@ -1042,6 +1044,17 @@ const Field* FindField(const StructType& type, std::string_view name) {
   return nullptr;
 }
 
+// The JSON names of the fields of `type`, those of its inline structs included.
+void FieldNames(const StructType& type, std::vector<std::string_view>& out) {
+  for (const Field& field : type.fields) {
+    if (field.Has(kInline)) {
+      FieldNames(TypeOf(field), out);
+    } else {
+      out.push_back(field.name);
+    }
+  }
+}
+
 std::string Join(const std::string& path, std::string_view name) {
   return path.empty() ? std::string(name) : fmt::format("{}.{}", path, name);
 }
@@ -1216,7 +1229,9 @@ class RoundTripper {
       const Origin& origin = object.KeyOriginAt(i).kind != Origin::Kind::kNone
                                  ? object.KeyOriginAt(i)
                                  : object.items()[i].origin();
-      Report(path.Field(key), origin, fmt::format("unknown field \"{}\"", key));
+      std::vector<std::string_view> known;
+      FieldNames(type, known);
+      Report(path.Field(key), origin, UnknownFieldMessage(key, known));
     }
     Fields(object, type, path, typed);
   }
@@ -1309,7 +1324,7 @@ class RoundTripper {
         if (value.IsNull()) {
           value = Tree::String("", origin);
         } else if (!value.IsString()) {
-          Mismatch(path, value, "string");
+          Mismatch(path, value, "string", QuoteAdvice(value));
         }
         return;
       case Kind::kInt32:
@@ -1384,7 +1399,9 @@ class RoundTripper {
     const char* error = kQuantityErrorMessage;
     const std::optional<trainer::Quantity> parsed = trainer::Quantity::Parse(*text, &error);
     if (!parsed) {
-      Report(path, value.origin(), fmt::format("invalid quantity \"{}\": {}", *text, error));
+      // For the commonest error, what was likely meant rather than Go's regular expression.
+      Report(path, value.origin(),
+             std::string_view(error) == kQuantityErrorMessage ? QuantityAdvice(*text) : fmt::format("invalid quantity \"{}\": {}", *text, error));
       return;
     }
     std::string canonical = parsed->String();
@@ -1412,10 +1429,11 @@ class RoundTripper {
     value = parsed->zero ? Tree::Null(value.origin()) : Tree::String(parsed->utc, value.origin());
   }
 
-  void Mismatch(const PathRef& path, const Tree& value, std::string_view expected) {
+  // `advice` follows the message: what to do about it, if anything.
+  void Mismatch(const PathRef& path, const Tree& value, std::string_view expected, std::string_view advice = {}) {
     Report(path, value.origin(),
-           fmt::format("expected {} {}, got {}", IsVowel(expected.front()) ? "an" : "a", expected,
-                       Tree::DescribeType(value.type())));
+           fmt::format("expected {} {}, got {}{}", IsVowel(expected.front()) ? "an" : "a", expected,
+                       Tree::DescribeType(value.type()), advice));
   }
 
   void Report(const PathRef& path, const Origin& origin, std::string message) {

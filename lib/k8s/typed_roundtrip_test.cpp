@@ -341,16 +341,21 @@ TEST_CASE("quantities are printed as Go's Quantity.String() prints them") {
 TEST_CASE("an invalid quantity is reported with its path") {
   const Outcome out = RunAt("spec.containers[0]", "Container", R"({
     "name": "c",
-    "resources": {"limits": {"cpu": "two", "memory": true}, "requests": {"memory": "1MG"}}
+    "resources": {"limits": {"cpu": "two", "memory": true}, "requests": {"memory": "1MG", "cpu": "4 cpu",
+                  "ephemeral-storage": "16gi"}}
   })");
+  // Go's regular expression gives way to what was likely meant; its other two messages stay.
   CHECK(out.issues ==
-        Issues({"spec.containers[0].resources.limits[cpu]: invalid quantity \"two\": quantities "
-                "must match the regular expression "
-                "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+        Issues({"spec.containers[0].resources.limits[cpu]: \"two\" is not a quantity: write a number with an optional "
+                "suffix. Suffixes: n u m k M G T P E, Ki Mi Gi Ti Pi Ei, or an exponent e3",
                 "spec.containers[0].resources.limits[memory]: expected a quantity (string or "
                 "number), got a boolean",
                 "spec.containers[0].resources.requests[memory]: invalid quantity \"1MG\": unable "
-                "to parse quantity's suffix"}));
+                "to parse quantity's suffix",
+                "spec.containers[0].resources.requests[cpu]: \"4 cpu\" is not a quantity: did you mean \"4\"? Suffixes: "
+                "n u m k M G T P E, Ki Mi Gi Ti Pi Ei, or an exponent e3",
+                "spec.containers[0].resources.requests[ephemeral-storage]: \"16gi\" is not a quantity: did you mean "
+                "\"16Gi\" (2^30)? Suffixes: n u m k M G T P E, Ki Mi Gi Ti Pi Ei, or an exponent e3"}));
 }
 
 TEST_CASE("an unknown field is reported with its path and position") {
@@ -364,6 +369,18 @@ TEST_CASE("an unknown field is reported with its path and position") {
   CHECK(out.raw_issues[0].origin.Position() == "runtime.yaml:4:71");
 }
 
+TEST_CASE("an unknown field names the nearest field of its Go type, inline structs included") {
+  const Outcome out = Run("Container", R"({"name": "a", "imagePullpolicy": "Always", "volumeMount": [],
+    "comand": ["x"], "gpus": 1})");
+  CHECK(out.issues == Issues({"spec.imagePullpolicy: unknown field \"imagePullpolicy\"; did you mean \"imagePullPolicy\"?",
+                              "spec.volumeMount: unknown field \"volumeMount\"; did you mean \"volumeMounts\"?",
+                              "spec.comand: unknown field \"comand\"; did you mean \"command\"?",
+                              "spec.gpus: unknown field \"gpus\""}));
+  // EnvVarSource's fields are those of its own type, not those of EnvVar.
+  const Outcome env = Run("EnvVar", R"({"name": "A", "valueFrom": {"secretKeyref": {"name": "s", "key": "k"}}})");
+  CHECK(env.issues == Issues({"spec.valueFrom.secretKeyref: unknown field \"secretKeyref\"; did you mean \"secretKeyRef\"?"}));
+}
+
 TEST_CASE("every problem is reported, not just the first") {
   const Outcome out = Run("PodSpec", R"({
     "nodeName": 1, "bogus": true,
@@ -374,7 +391,7 @@ TEST_CASE("every problem is reported, not just the first") {
         Issues({"spec.bogus: unknown field \"bogus\"",
                 "spec.containers[0].imagePullPolicy: expected a string, got an array",
                 "spec.containers[1].extra: unknown field \"extra\"",
-                "spec.nodeName: expected a string, got an integer",
+                "spec.nodeName: expected a string, got an integer (quote it: \"1\")",
                 "spec.tolerations[0].tolerationSeconds: expected an integer, got a string"}));
 }
 
@@ -385,14 +402,14 @@ TEST_CASE("a value of the wrong JSON type is reported") {
     "livenessProbe": {"grpc": {"port": 3000000000}}
   })");
   CHECK(out.issues ==
-        Issues({"c.name: expected a string, got an integer", "c.command: expected an array, got a string",
+        Issues({"c.name: expected a string, got an integer (quote it: \"1\")", "c.command: expected an array, got a string",
                 "c.ports[0].containerPort: expected an integer, got a string",
-                "c.env[0].value: expected a string, got an integer",
+                "c.env[0].value: expected a string, got an integer (quote it: \"8080\")",
                 "c.livenessProbe.grpc.port: 3000000000 is out of range for int32",
                 "c.securityContext: expected an object, got an array",
                 "c.tty: expected a boolean, got a string"}));
   const Outcome labels = RunAt("metadata", "ObjectMeta", R"({"labels": {"tier": 1}})");
-  CHECK(labels.issues == Issues({"metadata.labels[tier]: expected a string, got an integer"}));
+  CHECK(labels.issues == Issues({"metadata.labels[tier]: expected a string, got an integer (quote it: \"1\")"}));
 }
 
 TEST_CASE("an integral float is an integer, a fractional one is reported") {
@@ -491,7 +508,7 @@ TEST_CASE("nested lists are walked item by item") {
   CHECK(out.issues ==
         Issues({"spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
                 ".nodeSelectorTerms[0].matchExpressions[1].values[1]: expected a string, got an "
-                "integer"}));
+                "integer (quote it: \"7\")"}));
   CHECK(out.json == Expected(R"({
     "nodeAffinity": {
       "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{

@@ -190,7 +190,20 @@ class JobRenderer {
         unmanaged_(unmanaged) {}
 
   void Render(const Inputs& inputs, const TrainJob& job) {
-    if (inputs.RefersToRefusedRuntime(job)) return;  // the runtime's problems are reported
+    if (inputs.RefersToRefusedRuntime(job)) {
+      // The runtime's problems are reported with the loading's, before the TrainJobs': say which
+      // TrainJob they stop, at its reference.
+      const Origin at = job.positions.Find("spec.runtimeRef.name");
+      const RuntimeRef& ref = job.spec.runtime_ref;
+      Keep(inputs, job,
+           Diagnostic{at.HasPosition() ? at : job.origin,
+                      fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name),
+                      "spec.runtimeRef",
+                      fmt::format("its runtime {} {} was refused (see its errors above)",
+                                  ref.kind.value_or(kClusterTrainingRuntimeKind), ref.name)},
+           errors_);
+      return;
+    }
     try {
       const Runtime& runtime = inputs.Resolve(job);
       // The webhook judges the TrainJob before the controller ever sees it.
@@ -280,13 +293,6 @@ std::vector<RenderedJob> RenderHeld(const Inputs& inputs, const std::vector<Trai
   try {
     for (const TrainJob& job : jobs) {
       if (include && !include(job)) continue;
-      if (failures && inputs.RefersToRefusedRuntime(job)) {
-        Origin at = job.positions.Find("spec.runtimeRef.name");
-        failures->push_back({&job, {Diagnostic{at.HasPosition() ? at : job.origin,
-                                               fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name),
-                                               "spec.runtimeRef", "its runtime was refused (see the runtime's errors)"}}});
-        continue;
-      }
       renderer.Render(inputs, job);
       if (failures) {
         std::vector<Diagnostic> errors = renderer.TakeErrors();

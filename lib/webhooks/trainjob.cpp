@@ -10,6 +10,7 @@
 
 #include "api/object_meta.h"
 #include "runtime/info.h"
+#include "runtime/trainer_fields.h"
 #include "core/pipeline.h"
 #include "webhooks/trainingruntime.h"
 
@@ -117,6 +118,8 @@ void ValidateRuntimePatches(const TrainJob& job, const Tree& runtime_spec, Diagn
 
 std::optional<Info> ValidateTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework,
                                      Findings& findings) {
+  // Not the webhook's: trainer's own warning, in every mode, about values the controller drops.
+  for (Diagnostic& d : UnreceivedTrainerFields(job, runtime)) findings.warnings().push_back(std::move(d));
   if (findings.mode() == ValidationMode::kIgnore) return std::nullopt;
   std::string subject = fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
   if (runtime.kind == kClusterTrainingRuntimeKind && IsSupportDeprecated(runtime)) {

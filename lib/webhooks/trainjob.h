@@ -13,7 +13,8 @@
 namespace trainer {
 
 // Admission of `job`: the deprecation warning, the plugins' Validate on the runtime Info, and the
-// runtime patch rules. Rejections go to `findings` by its mode; with ValidationMode::kIgnore
+// runtime patch rules; besides, in every mode, trainer's own warnings about spec.trainer fields no
+// container receives (runtime/trainer_fields.h). Rejections go to `findings` by its mode; with ValidationMode::kIgnore
 // nothing is checked. Diagnostics name the TrainJob and point into its file. Returns the runtime
 // Info the plugins judged (nothing when it could not be built, or nothing was checked), which the
 // pipeline takes as its input.

@@ -241,6 +241,61 @@ std::size_t TabInIndentation(std::string_view content, int line) {
   return 0;
 }
 
+// What yaml-cpp's message `message`, thrown at offset `pos` of `content`, means in a user's words:
+// what to look for at that line. Matched against yaml-cpp's own constants (YAML::ErrorMsg), so
+// that a yaml-cpp that words or throws them otherwise fails reader_test.cpp instead of passing
+// with its raw text. Unmapped messages are kept as they are.
+std::string ExplainYamlError(const std::string& message, std::string_view content, std::size_t pos) {
+  namespace M = YAML::ErrorMsg;
+  const char at = pos < content.size() ? content[pos] : '\0';
+  const std::string shown = at > ' ' && at < 0x7f ? std::string(1, at) : std::string();
+  if (message == M::END_OF_MAP) {
+    return "this line does not fit the map it is in: indent a key as the keys beside it (in the same column), put "
+           "a list item (\"- \") under its key, and write nothing after a quoted value";
+  }
+  if (message == M::MAP_VALUE) {
+    return "a \":\" where no value can start: the line above may miss the \":\" after its key, this key may be "
+           "indented deeper than the keys beside it, or a value holding \": \" needs quotes";
+  }
+  if (message == M::END_OF_SEQ) {
+    return "this line does not fit the list it is in: start the \"- \" of its items in the same column";
+  }
+  if (message == M::END_OF_SEQ_FLOW) return "a \"[\" is not closed: a \"]\" is missing, or a \",\" between items";
+  if (message == M::END_OF_MAP_FLOW) return "a \"{\" is not closed: a \"}\" is missing, or a \",\" between entries";
+  if (message == M::FLOW_END) {
+    return fmt::format("\"{}\" closes no \"[\" or \"{{\": remove it, or quote the value that holds it",
+                       shown.empty() ? "]" : shown);
+  }
+  if (message == M::BLOCK_ENTRY) {
+    return "a list item (\"- \") cannot start here: put it on a line of its own, under its key, or quote a value "
+           "that starts with \"- \"";
+  }
+  if (message == M::UNKNOWN_TOKEN) {
+    return shown.empty() ? "a value cannot start with this character: quote it"
+                         : fmt::format("a value cannot start with \"{}\": quote it", shown);
+  }
+  if (message.rfind(M::INVALID_ESCAPE, 0) == 0) {
+    const std::string escape = message.substr(std::strlen(M::INVALID_ESCAPE));
+    return fmt::format("unknown escape \"\\{}\" in a double-quoted value: write \"\\\\{}\", or use single quotes",
+                       escape, escape);
+  }
+  if (message == M::UNKNOWN_ANCHOR) {
+    std::size_t end = pos + 1;
+    while (end < content.size() && std::string_view(" \t\r\n,]}").find(content[end]) == std::string_view::npos) ++end;
+    const std::string_view name = at == '*' ? content.substr(pos + 1, end - pos - 1) : std::string_view();
+    if (name.empty()) return "an alias refers to no anchor defined before it";
+    return fmt::format("the alias \"*{}\" refers to no anchor \"&{}\" defined before it", name, name);
+  }
+  if (message == M::DOC_IN_SCALAR) {
+    return "a \"---\" or \"...\" line inside a quoted value: its closing quote is missing";
+  }
+  if (message == M::EOF_IN_SCALAR) return "a quoted value is not closed: its closing quote is missing";
+  if (message == M::CHAR_IN_BLOCK) {
+    return "text after \"|\" or \">\": only an indentation digit, \"+\" or \"-\", and a comment may follow them";
+  }
+  return message;
+}
+
 std::string NestingMessage(const ReadLimits& limits) {
   return fmt::format("nesting deeper than {} levels (nesting limit)", limits.max_depth);
 }
@@ -670,10 +725,18 @@ Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
     if (text == w) return Tree::Null(origin);
   }
   for (auto w : kTrue) {
-    if (text == w) return Tree::Bool(true, origin);
+    if (text == w) {
+      Tree b = Tree::Bool(true, origin);
+      b.set_spelling(w);
+      return b;
+    }
   }
   for (auto w : kFalse) {
-    if (text == w) return Tree::Bool(false, origin);
+    if (text == w) {
+      Tree b = Tree::Bool(false, origin);
+      b.set_spelling(w);
+      return b;
+    }
   }
   for (auto w : kFloatWords) {
     if (text == w) return Tree::Float(text, origin);
@@ -693,7 +756,11 @@ Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
   std::int64_t value = 0;
   std::uint64_t magnitude = 0;
   switch (ParseGoInt(plain, value, magnitude)) {
-    case IntSyntax::kInt64: return Tree::Int(value, origin);
+    case IntSyntax::kInt64: {
+      Tree i = Tree::Int(value, origin);
+      i.set_spelling(text);
+      return i;
+    }
     case IntSyntax::kUint64: return Tree::Float(std::to_string(magnitude), origin);  // beyond int64
     case IntSyntax::kTooLarge:
     case IntSyntax::kNotInt: break;
@@ -731,7 +798,8 @@ void Parse(std::string_view content, const std::string* file, const ReadLimits& 
       throw Error(Diagnostic{Origin::Input(file, where.line, static_cast<std::uint32_t>(tab)), "", "",
                              "malformed YAML: a tab in indentation (YAML indents with spaces only)"});
     }
-    throw Error(Diagnostic{where, "", "", fmt::format("malformed YAML: {}", e.msg)});
+    const std::size_t pos = e.mark.is_null() ? content.size() : static_cast<std::size_t>(e.mark.pos);
+    throw Error(Diagnostic{where, "", "", "malformed YAML: " + ExplainYamlError(e.msg, content, pos)});
   }
 }
 

@@ -4,6 +4,8 @@
 
 #include <functional>
 
+#include "util/quote.h"
+
 namespace trainer {
 
 Tree Tree::Bool(bool value, Origin origin) {
@@ -11,6 +13,38 @@ Tree Tree::Bool(bool value, Origin origin) {
   t.boolean_ = value;
   t.text_ = value ? "true" : "false";
   return t;
+}
+
+namespace {
+
+// The words a plain scalar resolves to a boolean with, as go-yaml v2 resolves them; first the
+// canonical ones.
+constexpr std::string_view kBoolWords[] = {"true", "false", "y",  "Y",  "yes",   "Yes",   "YES",
+                                           "True", "TRUE",  "on", "On", "ON",    "n",     "N",
+                                           "no",   "No",    "NO", "False", "FALSE", "off", "Off", "OFF"};
+
+}  // namespace
+
+std::optional<std::string_view> Tree::Spelling() const {
+  switch (type_) {
+    case Type::kBool: return spelling_ != 0 ? kBoolWords[spelling_] : std::string_view(text_);
+    case Type::kInt:
+      if (spelling_ != 0) return std::nullopt;
+      return std::string_view(text_);
+    case Type::kFloat:
+    case Type::kString: return std::string_view(text_);
+    default: return std::nullopt;
+  }
+}
+
+void Tree::set_spelling(std::string_view written) {
+  if (type_ == Type::kBool) {
+    for (std::size_t i = 0; i < std::size(kBoolWords); ++i) {
+      if (kBoolWords[i] == written) spelling_ = static_cast<std::uint8_t>(i);
+    }
+  } else if (type_ == Type::kInt) {
+    spelling_ = written == text_ ? 0 : 1;
+  }
 }
 
 Tree Tree::Int(std::int64_t value, Origin origin) {
@@ -200,6 +234,12 @@ std::string Tree::DescribeType(Type type) {
     case Type::kList: return std::string("an ") + TypeName(type);
     default: return std::string("a ") + TypeName(type);
   }
+}
+
+std::string QuoteAdvice(const Tree& value) {
+  if (!value.IsBool() && !value.IsInt() && !value.IsFloat()) return {};
+  const std::optional<std::string_view> written = value.Spelling();
+  return written ? " (quote it: " + GoQuote(*written) + ")" : std::string(" (quote it)");
 }
 
 }  // namespace trainer

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,14 @@ class Tree {
   std::int64_t AsInt() const { return integer_; }
   // The text of a string or float; for other scalars, their canonical text.
   const std::string& text() const { return text_; }
+
+  // How a scalar was written, for messages that quote it back: a boolean's word ("yes", "On"; see
+  // set_spelling), the text of a float or string, an integer's decimal text; nullopt for an integer
+  // written otherwise (010, 0x1F, 1_000), for null and for collections.
+  std::optional<std::string_view> Spelling() const;
+  // Notes the word a boolean was written with: one of YAML 1.1's (y, Yes, ON, false, ...), else
+  // ignored. For an integer, any text other than its decimal one marks it as written otherwise.
+  void set_spelling(std::string_view written);
 
   // Map access. Keys are unique; Set replaces an existing key in place, or appends.
   std::size_t size() const { return items_.size(); }
@@ -126,6 +135,9 @@ class Tree {
 
   Type type_ = Type::kNull;
   bool boolean_ = false;
+  // A boolean: its word's index in the table of tree.cpp, 0 for its canonical text. An integer:
+  // 1 when written otherwise than in decimal. Ignored by comparisons.
+  std::uint8_t spelling_ = 0;
   std::int64_t integer_ = 0;
   std::string text_;
   std::vector<MapKey> keys_;  // map keys, parallel to items_
@@ -133,5 +145,10 @@ class Tree {
   KeyIndex index_;           // maps of kIndexedMapSize keys or more
   Origin origin_;
 };
+
+// What to add to a message that a string was expected where `value` is a boolean or a number, as
+// YAML reads an unquoted yes, on or 3: ' (quote it: "yes")', or ' (quote it)' for an integer
+// written otherwise than in decimal; "" for other values.
+std::string QuoteAdvice(const Tree& value);
 
 }  // namespace trainer

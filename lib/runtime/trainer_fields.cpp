@@ -1,0 +1,110 @@
+#include "runtime/trainer_fields.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+#include "runtime/info.h"
+#include "util/suggest.h"
+
+namespace trainer {
+
+namespace {
+
+const std::string* Label(const Tree& labels, std::string_view key) { return labels.IsMap() ? labels.FindString(key) : nullptr; }
+
+// The ancestor label of a replicatedJob: the runtime's, unless a runtime patch of the TrainJob
+// sets it on the job of that name (the last patch wins, as they apply in order).
+std::optional<std::string> AncestorOf(const Tree& rjob, const std::string& name, const TrainJob& job) {
+  std::optional<std::string> ancestor;
+  const Tree* tmpl = rjob.Find("template");
+  const Tree* meta = tmpl && tmpl->IsMap() ? tmpl->Find("metadata") : nullptr;
+  const Tree* labels = meta && meta->IsMap() ? meta->Find("labels") : nullptr;
+  if (labels) {
+    if (const std::string* value = Label(*labels, kLabelTrainJobAncestor)) ancestor = *value;
+  }
+  for (const RuntimePatch& patch : job.spec.runtime_patches) {
+    if (!patch.template_ || !patch.template_->replicated_jobs) continue;
+    for (const ReplicatedJobPatch& p : *patch.template_->replicated_jobs) {
+      if (p.name != name || !p.job_metadata || !p.job_metadata->labels) continue;
+      auto it = p.job_metadata->labels->find(kLabelTrainJobAncestor);
+      if (it != p.job_metadata->labels->end()) ancestor = it->second;
+    }
+  }
+  return ancestor;
+}
+
+// The names of the containers of a replicatedJob's pod template.
+std::vector<std::string> ContainerNames(const Tree& rjob) {
+  std::vector<std::string> names;
+  const Tree* at = &rjob;
+  for (const char* key : {"template", "spec", "template", "spec", "containers"}) {
+    at = at->IsMap() ? at->Find(key) : nullptr;
+    if (at == nullptr) return names;
+  }
+  if (!at->IsList()) return names;
+  for (const Tree& c : at->items()) {
+    const std::string* name = c.IsMap() ? c.FindString("name") : nullptr;
+    if (name) names.push_back(*name);
+  }
+  return names;
+}
+
+}  // namespace
+
+std::vector<Diagnostic> UnreceivedTrainerFields(const TrainJob& job, const Runtime& runtime) {
+  std::vector<Diagnostic> warnings;
+  if (!job.spec.trainer) return warnings;
+  const TrainerSpec& trainer = *job.spec.trainer;
+  const bool launcher_as_node = runtime.spec.ml_policy && runtime.spec.ml_policy->mpi &&
+                                runtime.spec.ml_policy->mpi->run_launcher_as_node.value_or(false);
+  bool trainer_node = false;  // a trainer-ancestor job with a node container
+  bool env_node = false;      // where env goes besides: the MPI node job, when the launcher is a node
+  std::string detail;         // the first likely cause: a misspelt label, a container otherwise named
+  const Tree* rjobs = runtime.spec.template_.spec.IsMap() ? runtime.spec.template_.spec.Find("replicatedJobs") : nullptr;
+  if (rjobs && rjobs->IsList()) {
+    for (const Tree& rjob : rjobs->items()) {
+      const std::string* name_field = rjob.IsMap() ? rjob.FindString("name") : nullptr;
+      const std::string name = name_field ? *name_field : std::string();
+      const std::optional<std::string> ancestor = AncestorOf(rjob, name, job);
+      const std::vector<std::string> containers = ContainerNames(rjob);
+      const bool has_node = std::find(containers.begin(), containers.end(), kNode) != containers.end();
+      const std::string_view expected[] = {kAncestorTrainer};
+      if (ancestor && *ancestor == kAncestorTrainer) {
+        trainer_node = trainer_node || has_node;
+        if (!has_node && detail.empty()) {
+          std::string names;
+          for (const std::string& c : containers) names += (names.empty() ? "\"" : ", \"") + c + "\"";
+          detail = fmt::format("; its trainer job \"{}\" has no container named \"{}\" ({})", name, kNode,
+                               names.empty() ? std::string("no containers") : "containers " + names);
+        }
+      } else if (ancestor && detail.empty() && NearestName(*ancestor, expected)) {
+        detail = fmt::format("; replicatedJob \"{}\" is labelled \"{}\": did you mean \"{}\"?", name, *ancestor,
+                             kAncestorTrainer);
+      }
+      if (launcher_as_node && name == kNode && has_node) env_node = true;
+    }
+  }
+  if (trainer_node) return warnings;
+  const std::string subject = fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
+  const std::string runtime_name = runtime.kind == kTrainingRuntimeKind
+                                       ? fmt::format("{} {}/{}", runtime.kind, runtime.metadata.namespace_, runtime.metadata.name)
+                                       : fmt::format("{} {}", runtime.kind, runtime.metadata.name);
+  auto warn = [&](const char* field) {
+    const Origin at = job.positions.Find(field);
+    warnings.push_back(Diagnostic{
+        at.HasPosition() ? at : job.origin, subject, field,
+        fmt::format("no container receives it, and the controller drops it: {} has no replicatedJob labelled {}: {} "
+                    "with a \"{}\" container{}",
+                    runtime_name, kLabelTrainJobAncestor, kAncestorTrainer, kNode, detail)});
+  };
+  if (trainer.image) warn("spec.trainer.image");
+  if (trainer.command) warn("spec.trainer.command");
+  if (trainer.args) warn("spec.trainer.args");
+  if (!trainer.env.empty() && !env_node) warn("spec.trainer.env");
+  return warnings;
+}
+
+}  // namespace trainer

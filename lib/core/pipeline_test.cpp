@@ -598,7 +598,8 @@ TEST_CASE("runtime patches that only the step-by-step merge can be sure of give 
     env.Set("value", Tree::Int(5, env.Find("value")->origin()));
     CHECK(DeclinedError(in) ==
           "spec.runtimePatches[0].trainingRuntimeSpec.template.spec.replicatedJobs[1].template.spec.template.spec."
-          "containers[0].env[0].value | the patched JobSet spec does not decode: expected a string, got an integer | "
+          "containers[0].env[0].value | the patched JobSet spec does not decode: expected a string, got an integer "
+              "(quote it: \"5\") | "
           "in.yaml:40:161\n");
   }
   SUBCASE("an item without its merge key") {

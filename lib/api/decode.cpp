@@ -54,12 +54,28 @@ const FieldPositions::Entry* FieldPositions::Lookup(std::string_view path) const
     }
     return nullptr;
   }
+  const std::hash<std::string_view> hash;
   if (index_.empty()) {
-    index_.reserve(entries_.size());
-    for (std::uint32_t i = 0; i < entries_.size(); ++i) index_.emplace(PathOf(entries_[i]), i);  // the first wins
+    std::size_t slots = 1;
+    while (slots < 2 * entries_.size()) slots *= 2;
+    index_.assign(slots, 0);
+    for (std::uint32_t i = 0; i < entries_.size(); ++i) {
+      std::string_view p = PathOf(entries_[i]);
+      for (std::size_t s = hash(p) & (slots - 1);; s = (s + 1) & (slots - 1)) {
+        if (index_[s] == 0) {
+          index_[s] = i + 1;
+          break;
+        }
+        if (PathOf(entries_[index_[s] - 1]) == p) break;  // the first recorded wins
+      }
+    }
   }
-  auto it = index_.find(path);
-  return it == index_.end() ? nullptr : &entries_[it->second];
+  const std::size_t mask = index_.size() - 1;
+  for (std::size_t s = hash(path) & mask; index_[s] != 0; s = (s + 1) & mask) {
+    const Entry& e = entries_[index_[s] - 1];
+    if (PathOf(e) == path) return &e;
+  }
+  return nullptr;
 }
 
 Origin FieldPositions::Find(std::string_view path) const {

@@ -32,17 +32,6 @@ using StringMap = std::map<std::string, std::string>;
 class FieldPositions {
  public:
   FieldPositions() = default;
-  FieldPositions(const FieldPositions& other) : text_(other.text_), entries_(other.entries_) {}
-  FieldPositions& operator=(const FieldPositions& other) {
-    if (this != &other) {
-      text_ = other.text_;
-      entries_ = other.entries_;
-      index_.clear();
-    }
-    return *this;
-  }
-  FieldPositions(FieldPositions&&) noexcept = default;
-  FieldPositions& operator=(FieldPositions&&) noexcept = default;
 
   // Keeps the first origin recorded for a path: the decoder records a field's key and then, at
   // once, its value, and the key's is the one kept.
@@ -68,9 +57,10 @@ class FieldPositions {
 
   std::string text_;            // the recorded paths, one after another
   std::vector<Entry> entries_;  // in the order recorded
-  // Paths by position in entries_, for objects with many fields; built on the first lookup after
-  // a change (its views point into text_).
-  mutable std::unordered_map<std::string_view, std::uint32_t> index_;
+  // Paths by position in entries_, for objects with many fields: an open-addressing table of
+  // entry numbers plus one (0: empty), built on the first lookup after a change. It holds no
+  // pointer, so a copy (each render copies its TrainJob) keeps it valid.
+  mutable std::vector<std::uint32_t> index_;
 };
 
 struct ObjectMeta {

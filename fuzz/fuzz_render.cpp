@@ -257,6 +257,9 @@ void FuzzRender(const std::string& content, ValidationMode validate) {
   std::vector<std::string> texts;  // each object as `trainer render` prints it
   std::vector<trainer::Tree> objects;
   for (const auto& job : current_jobs) {
+    // `trainer render` prints nothing for a TrainJob another controller manages (the controller
+    // skips it); RenderJobs, made for diff --legacy, which leaves those out itself, renders it.
+    if (trainer::ManagedByAnotherController(*job.job)) continue;
     for (const trainer::Tree& object : job.objects) {
       std::string text = "---\n" + trainer::SourceComment(*job.job, *job.runtime);
       trainer::WriteYaml(object, text);

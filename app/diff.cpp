@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
-#include <unordered_set>
 
 #include "app/commands.h"
 #include "app/trainer_files.h"
@@ -233,11 +232,6 @@ int RunDiff(const DiffFlags& flags) {
   Report report = CheckMigration(inputs, render, ignore, &warnings, flags.runtimes_only);
   for (const Diagnostic& warning : warnings) std::cerr << FormatWarning(warning) << '\n';
   std::vector<Diagnostic> errors = inputs.errors;
-  std::unordered_set<std::string> unloaded;
-  for (const Diagnostic& e : errors) {
-    if (e.subject.starts_with(std::string(kTrainJobKind) + " ")) unloaded.insert(e.subject);
-  }
-  report.not_loaded = unloaded.size();
   for (const ReportGroup& group : report.groups) errors.insert(errors.end(), group.errors.begin(), group.errors.end());
   // Nothing loaded that could be reported on (a missing or malformed input): the errors alone.
   if (report.groups.empty() && !errors.empty()) throw Error(std::move(errors));

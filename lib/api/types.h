@@ -21,6 +21,13 @@
 namespace trainer {
 
 inline constexpr const char* kTrainerGroup = "trainer.kubeflow.org";
+
+// The group of an apiVersion: "" (the core group) for "v1", "jobset.x-k8s.io" for
+// "jobset.x-k8s.io/v1alpha2".
+inline std::string_view ApiGroup(std::string_view api_version) {
+  const std::size_t slash = api_version.find('/');
+  return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
+}
 inline constexpr const char* kTrainerApiVersion = "trainer.kubeflow.org/v1alpha1";
 inline constexpr const char* kTrainJobKind = "TrainJob";
 inline constexpr const char* kTrainingRuntimeKind = "TrainingRuntime";

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_set>
 
 #include "api/decode.h"
 #include "api/defaults.h"
@@ -685,6 +686,13 @@ ReportObject MakeObject(ObjectDiff diff, const std::vector<IgnoreRule>& ignore, 
   return o;
 }
 
+// The objects of one TrainJob's two renderings, paired and diffed, into `group`.
+void AddObjects(ReportGroup& group, const RenderedJob& from, const std::vector<Tree>& to,
+                const std::vector<IgnoreRule>& ignore) {
+  group.runtime = from.runtime;
+  for (ObjectDiff& d : DiffObjects(from.objects, to)) group.objects.push_back(MakeObject(std::move(d), ignore, from.runtime));
+}
+
 }  // namespace
 
 bool ReportGroup::Changed() const { return std::any_of(objects.begin(), objects.end(), trainer::Changed); }
@@ -733,10 +741,7 @@ Report CompareRenderings(const std::vector<RenderedJob>& legacy, const std::vect
     auto to = std::find_if(current.begin(), current.end(), [&](const RenderedJob& r) { return r.job == from.job; });
     ReportGroup group;
     group.job = from.job;
-    group.runtime = from.runtime;
-    for (ObjectDiff& d : DiffObjects(from.objects, to == current.end() ? kNone : to->objects)) {
-      group.objects.push_back(MakeObject(std::move(d), ignore, from.runtime));
-    }
+    AddObjects(group, from, to == current.end() ? kNone : to->objects, ignore);
     report.groups.push_back(std::move(group));
   }
   return report;
@@ -828,13 +833,17 @@ Report CheckMigration(const Inputs& inputs, const RenderOptions& options, const 
       group.errors = std::move(f->second);
     } else if (auto a = from.find(&job); a != from.end()) {
       auto b = to.find(&job);
-      group.runtime = a->second->runtime;
-      for (ObjectDiff& d : DiffObjects(a->second->objects, b == to.end() ? kNone : b->second->objects)) {
-        group.objects.push_back(MakeObject(std::move(d), ignore, a->second->runtime));
-      }
+      AddObjects(group, *a->second, b == to.end() ? kNone : b->second->objects, ignore);
     }
     report.groups.push_back(std::move(group));
   }
+  // TrainJobs that did not load: their problems are among the inputs' errors, by subject.
+  std::unordered_set<std::string> unloaded;
+  const std::string prefix = std::string(kTrainJobKind) + " ";
+  for (const Diagnostic& e : inputs.errors) {
+    if (e.subject.starts_with(prefix)) unloaded.insert(e.subject);
+  }
+  report.not_loaded = unloaded.size();
   report.keep = std::move(owned);
   return report;
 }

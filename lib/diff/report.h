@@ -75,8 +75,8 @@ struct Report {
   std::vector<ReportGroup> groups;
   // What the groups point into, when the report owns it (CheckMigration).
   std::shared_ptr<const void> keep;
-  // --legacy: TrainJobs that did not load (their problems are the inputs' errors); counted among
-  // those that could not be checked.
+  // CheckMigration: TrainJobs that did not load (their problems are the inputs' errors); counted
+  // among those that could not be checked.
   std::size_t not_loaded = 0;
 };
 

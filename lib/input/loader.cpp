@@ -151,12 +151,6 @@ bool IsTrainerListKind(std::string_view kind) {
   return kind.ends_with("List") && IsTrainerKind(kind.substr(0, kind.size() - 4));
 }
 
-// The group of an apiVersion: "" (the core group) for "v1".
-std::string_view ApiGroup(std::string_view api_version) {
-  const std::size_t slash = api_version.find('/');
-  return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
-}
-
 // The one line that sums up the objects skipped as not Trainer objects: their kinds by count,
 // most first, ties by name.
 std::string SkippedSummary(const std::vector<std::string>& skipped) {
@@ -293,9 +287,6 @@ class Loader {
     return true;
   }
 
-  // Reads a file or standard input and loads each document as soon as it is parsed. A stream that
-  // turns out malformed reports that problem alone: what its earlier documents said is dropped, as
-  // their objects are.
   // Reads and loads one source. Running out of memory there ends the load with an error naming
   // the source and the limits that bound one (trainer(1), INPUT LIMITS).
   void LoadSource(const Source& source) {
@@ -309,6 +300,9 @@ class Loader {
     }
   }
 
+  // Reads a file or standard input and loads each document as soon as it is parsed. A stream that
+  // turns out malformed reports that problem alone: what its earlier documents said is dropped, as
+  // their objects are.
   void LoadSourceText(const Source& source) {
     std::string content;
     try {

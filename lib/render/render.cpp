@@ -47,32 +47,22 @@ const KindNames kKindNames[] = {
     {"PodGroup", "scheduling.volcano.sh", {"podgroup", "podgroups", "pg", "podgroup-v1beta1"}},
 };
 
-std::string_view GroupOf(const Tree& object) {
-  const std::string* api_version = object.FindString("apiVersion");
-  if (api_version == nullptr) return {};
-  std::string_view v = *api_version;
-  auto slash = v.find('/');
-  return slash == std::string_view::npos ? std::string_view() : v.substr(0, slash);
-}
-
 // Whether `selector`'s kind (lower case: a kind, a name kubectl knows for it, or either followed by
 // ".group", as `kubectl get podgroups.scheduling.volcano.sh`) names the kind of `object`.
-bool KindMatches(const std::string& selector, const Tree& object) {
+bool KindMatches(std::string_view selector, const Tree& object) {
   const std::string kind = Field(object, "kind");
-  const std::string_view group = GroupOf(object);
-  if (selector == Lower(kind)) return true;
-  for (const KindNames& k : kKindNames) {
-    if (k.kind != kind || k.group != group) continue;
-    for (std::string_view name : k.names) {
-      if (selector == name) return true;
-      if (!group.empty() && selector.size() == name.size() + 1 + group.size() && selector.starts_with(name) &&
-          selector[name.size()] == '.' && std::string_view(selector).substr(name.size() + 1) == group) {
-        return true;
-      }
-    }
-    if (!group.empty() && selector == Lower(kind) + "." + std::string(group)) return true;
+  const std::string api_version = Field(object, "apiVersion");
+  const std::string_view group = ApiGroup(api_version);
+  // "name.group" names the kind in that group only.
+  if (!group.empty() && selector.size() > group.size() + 1 && selector.ends_with(group) &&
+      selector[selector.size() - group.size() - 1] == '.') {
+    selector.remove_suffix(group.size() + 1);
   }
-  return false;
+  if (selector == Lower(kind)) return true;
+  return std::any_of(std::begin(kKindNames), std::end(kKindNames), [&](const KindNames& k) {
+    return k.kind == kind && k.group == group &&
+           std::find(k.names.begin(), k.names.end(), selector) != k.names.end();
+  });
 }
 
 bool Selected(const Tree& object, const std::vector<std::string>& show_only, std::vector<bool>& used) {
@@ -93,11 +83,10 @@ bool Selected(const Tree& object, const std::vector<std::string>& show_only, std
 // (LoadOptions::names_in_file_names), so none holds a '/' or a NUL, and the name ends in
 // `extension` (".yaml", or ".json" with -o json).
 std::string FileName(const Tree& object, std::string_view extension) {
-  std::string api_version = Field(object, "apiVersion");
-  auto slash = api_version.find('/');
-  std::string group = slash == std::string::npos ? "" : api_version.substr(0, slash);
-  std::string version = slash == std::string::npos ? api_version : api_version.substr(slash + 1);
-  std::string prefix = group.empty() ? version : group + "_" + version;
+  const std::string api_version = Field(object, "apiVersion");
+  const std::string_view group = ApiGroup(api_version);
+  const std::string_view version = group.empty() ? std::string_view(api_version) : std::string_view(api_version).substr(group.size() + 1);
+  const std::string prefix = group.empty() ? std::string(version) : fmt::format("{}_{}", group, version);
   return fmt::format("{}_{}_{}_{}{}", prefix, Field(object, "kind"), Field(object, "metadata", "namespace"),
                      Field(object, "metadata", "name"), extension);
 }

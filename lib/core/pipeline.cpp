@@ -581,8 +581,11 @@ std::optional<bool> MergeRuntimePatches(const TrainJob& job, Tree& spec, PatchMe
       order.push_back(name ? *name : std::string());
     }
   }
+  // One patch costs the same step by step, and the at-once path's checks cost more than that.
+  const auto patches = std::count_if(job.spec.runtime_patches.begin(), job.spec.runtime_patches.end(),
+                                     [](const RuntimePatch& p) { return p.template_ && p.template_->replicated_jobs; });
   std::optional<bool> merged;
-  if (how != PatchMerge::kInTurn) merged = MergePatchesAtOnce(job, spec);
+  if (how == PatchMerge::kAtOnceOnly || (how == PatchMerge::kAuto && patches > 1)) merged = MergePatchesAtOnce(job, spec);
   if (!merged && how == PatchMerge::kAtOnceOnly) return std::nullopt;
   if (!merged) merged = MergePatchesInTurn(job, spec);
   if (*merged) RestoreJobOrder(order, spec);
@@ -768,7 +771,6 @@ Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime) {
 
 std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Framework& framework,
                                  std::optional<Info> judged) {
-  std::string subject = fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
   try {
     CheckPluginsAvailable(job, runtime, framework);
     Info info = judged ? std::move(*judged) : NewRuntimeInfo(job, runtime);
@@ -790,6 +792,7 @@ std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Fr
     throw;  // located already, and it ends the render
   } catch (const Error& e) {
     std::vector<Diagnostic> diagnostics = e.diagnostics();
+    const std::string subject = fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
     for (Diagnostic& d : diagnostics) {
       if (d.subject.empty()) d.subject = subject;
       if (!d.HasLocation()) d.where = d.field.empty() ? job.origin : job.positions.Find(d.field);

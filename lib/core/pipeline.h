@@ -12,7 +12,8 @@ namespace trainer {
 
 // How MergeRuntimePatches merges the runtime patches (tests compare the ways).
 enum class PatchMerge {
-  kAuto,        // all at once when that is sure to give the step-by-step result, else step by step
+  kAuto,        // with two patches or more, all at once when that is sure to give the step-by-step
+                // result; else step by step
   kInTurn,      // step by step, as upstream: each step costs the size of the Jobs the patch names
   kAtOnceOnly,  // all at once, or nothing when that is not sure to give the step-by-step result
 };

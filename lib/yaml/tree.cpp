@@ -128,6 +128,10 @@ Tree& Tree::Set(std::string_view key, Tree value, Origin key_origin) {
     *existing = std::move(value);
     return *existing;
   }
+  if (keys_.capacity() == 0) {  // most maps built key by key have a few keys: one allocation
+    keys_.reserve(kFirstCapacity);
+    items_.reserve(kFirstCapacity);
+  }
   keys_.push_back(MapKey{std::string(key), key_origin});
   items_.push_back(std::move(value));
   if (index_.slots_ && 2 * keys_.size() <= index_.slots_->size()) {
@@ -153,6 +157,7 @@ bool Tree::Erase(std::string_view key) {
 }
 
 Tree& Tree::Append(Tree value) {
+  if (items_.capacity() == 0) items_.reserve(kFirstCapacity);
   items_.push_back(std::move(value));
   return items_.back();
 }

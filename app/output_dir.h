@@ -29,9 +29,7 @@ class DirSink : public RenderSink {
   DirSink& operator=(const DirSink&) = delete;
   ~DirSink() override;
 
-  bool WantsOutput() const override { return false; }
   bool WantsFiles() const override { return true; }
-  void Output(std::string_view) override {}
   // Throws OutputDirError, also for a second object of the same file name.
   void File(const std::string& name, std::string_view yaml) override;
   // Renames every file into place. Throws Error naming each destination it refuses (a folder, a

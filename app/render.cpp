@@ -100,7 +100,9 @@ int RunRender(const RenderFlags& flags) {
   StringSink sink(!flags.quiet);
   RenderResult result = RenderTo(request, *fs, sink);
   PrintSummary(result, flags.quiet);
-  for (const std::string& piece : sink.pieces()) WriteStdout(piece);
+  for (const std::string& piece : sink.pieces()) {
+    if (!piece.empty()) WriteStdout(piece);
+  }
   return 0;
 }
 

@@ -325,12 +325,16 @@ constexpr std::string_view kJsonListTail =
 
 }  // namespace
 
-void StringSink::Output(std::string_view text) {
+std::string* StringSink::OutputText() {
+  if (!wants_output_) return nullptr;
+  // A piece starts with room for a MiB, and the next one once less than 64 KiB of room is left:
+  // only an object larger than that makes its piece grow.
   constexpr std::size_t kPieceBytes = std::size_t{1} << 20;
-  if (pieces_.empty() || pieces_.back().size() + text.size() > pieces_.back().capacity()) {
-    pieces_.emplace_back().reserve(std::max(kPieceBytes, text.size()));
+  constexpr std::size_t kRoomBytes = std::size_t{64} << 10;
+  if (pieces_.empty() || pieces_.back().capacity() - pieces_.back().size() < kRoomBytes) {
+    pieces_.emplace_back().reserve(kPieceBytes);
   }
-  pieces_.back().append(text);
+  return &pieces_.back();
 }
 
 std::string StringSink::text() const {
@@ -341,37 +345,50 @@ std::string StringSink::text() const {
 
 RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& sink) {
   const bool json = request.format == RenderRequest::Format::kJson;
-  const bool output = sink.WantsOutput();
+  const bool output = sink.OutputText() != nullptr;
   const bool files = sink.WantsFiles();
   std::vector<bool> used(request.show_only.size(), false);
   std::size_t items = 0;
   OutputBudget budget(request.render.max_output_bytes);
-  std::string text;  // one object's text, reused
-  if (output && json) sink.Output(kJsonListHead);
+  std::string scratch;  // the text of an object that goes to a file only, reused
+  // Appends a piece to standard output (`to_output`) or to the scratch string with `write`, and
+  // returns its text.
+  auto piece = [&](bool to_output, const auto& write) {
+    std::string* out = to_output ? sink.OutputText() : &scratch;
+    if (!to_output) scratch.clear();
+    const std::size_t start = out->size();
+    write(*out);
+    return std::string_view(*out).substr(start);
+  };
+  if (output && json) *sink.OutputText() += kJsonListHead;
   auto write = [&](RenderedJob& r) {
     const Explain explain = request.explain ? OriginExplainer(*r.job, *r.runtime) : Explain();
+    const std::string comment = json ? std::string() : SourceComment(*r.job, *r.runtime);
     for (const Tree& object : r.objects) {
       if (!Selected(object, request.show_only, used)) continue;
       if (!json && (files || output)) {
-        text.assign("---\n");
-        text += SourceComment(*r.job, *r.runtime);
-        WriteYaml(object, text, request.explain ? &explain : nullptr);
+        std::string_view text = piece(output, [&](std::string& out) {
+          out += "---\n";
+          out += comment;
+          WriteYaml(object, out, request.explain ? &explain : nullptr);
+        });
         budget.Spend(*r.job, text.size());
-        if (output) sink.Output(text);
         if (files) sink.File(FileName(object, ".yaml"), text);
       }
       if (json && files) {  // one object per file, as `kubectl get -o json` prints one
-        text.clear();
-        WriteJson(object, text, 0);
-        text.push_back('\n');
+        std::string_view text = piece(false, [&](std::string& out) {
+          WriteJson(object, out, 0);
+          out.push_back('\n');
+        });
         budget.Spend(*r.job, text.size());
         sink.File(FileName(object, ".json"), text);
       }
       if (output && json) {
-        text.assign(items == 0 ? "\n        " : ",\n        ");
-        WriteJson(object, text, 8);
+        std::string_view text = piece(true, [&](std::string& out) {
+          out += items == 0 ? "\n        " : ",\n        ";
+          WriteJson(object, out, 8);
+        });
         budget.Spend(*r.job, text.size());
-        sink.Output(text);
       }
       ++items;
     }
@@ -416,8 +433,9 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
   }
   if (!errors.empty()) throw Error(std::move(errors));
   if (output && json) {
-    sink.Output(items == 0 ? "]" : "\n    ]");
-    sink.Output(kJsonListTail);
+    std::string& out = *sink.OutputText();
+    out += items == 0 ? "]" : "\n    ]";
+    out += kJsonListTail;
   }
 
   RenderResult summary;

@@ -29,12 +29,12 @@ struct RenderRequest {
 class RenderSink {
  public:
   virtual ~RenderSink() = default;
-  // Whether the standard output text (YAML stream or JSON List) is wanted.
-  virtual bool WantsOutput() const { return true; }
+  // The string the next piece of standard output (an object's YAML, or a part of the JSON List) is
+  // appended to; nullptr when no standard output is wanted. Asked again before each piece, so that
+  // the sink can start a new string.
+  virtual std::string* OutputText() { return nullptr; }
   // Whether one YAML file per object is wanted (--output-dir).
   virtual bool WantsFiles() const { return false; }
-  // The next piece of standard output.
-  virtual void Output(std::string_view text) = 0;
   // One object's file: <group>_<version>_<kind>_<namespace>_<name>.yaml and its YAML document, or
   // with -o json .json and its JSON.
   virtual void File(const std::string& name, std::string_view yaml) {
@@ -44,13 +44,12 @@ class RenderSink {
 };
 
 // The standard output text, kept in memory until the render succeeded (--quiet: not formatted).
-// Kept in pieces of about a MiB, so that a long output is copied once, not at every doubling of
-// one string.
+// Kept in pieces of about a MiB, each object written straight into one, so that a long output is
+// written once and never copied at the doubling of a string.
 class StringSink : public RenderSink {
  public:
   explicit StringSink(bool wants_output = true) : wants_output_(wants_output) {}
-  bool WantsOutput() const override { return wants_output_; }
-  void Output(std::string_view text) override;
+  std::string* OutputText() override;
   // The text in order, in pieces.
   const std::vector<std::string>& pieces() const { return pieces_; }
   // The whole text as one string.

@@ -33,9 +33,7 @@ std::string Input(const std::string& name, const std::string& ns, const std::str
 // Takes the files --output-dir would write, by name.
 class FileRecorder : public RenderSink {
  public:
-  bool WantsOutput() const override { return false; }
   bool WantsFiles() const override { return true; }
-  void Output(std::string_view) override {}
   void File(const std::string& name, std::string_view text) override {
     names.push_back(name);
     texts.emplace_back(text);

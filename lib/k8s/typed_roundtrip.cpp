@@ -1280,6 +1280,7 @@ class RoundTripper {
     } else {
       // A non-pointer field always holds a value: absent and null mean the zero value.
       if (value == nullptr) {  // no input wrote it: the zero value has no origin
+        if (ZeroOmitted(field)) return;  // it would be set and dropped again at once
         value = &object.Set(field.name, Tree::Null(), Origin());
       }
       Value(*value, field, path, typed_below);
@@ -1298,6 +1299,18 @@ class RoundTripper {
   }
 
   // Whether a non-pointer field holding `value` is left out of the output.
+  // Whether the zero value of a field is dropped whatever the way: an omitempty string, integer or
+  // boolean.
+  static bool ZeroOmitted(const Field& field) {
+    switch (field.kind) {
+      case Kind::kString:
+      case Kind::kInt32:
+      case Kind::kInt64:
+      case Kind::kBool: return field.Has(kOmitEmpty);
+      default: return false;
+    }
+  }
+
   static bool OmittedWhenZero(const Tree& value, const Field& field, bool typed) {
     switch (field.kind) {
       case Kind::kString: return field.Has(kOmitEmpty) && value.IsString() && value.text().empty();

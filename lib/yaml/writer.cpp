@@ -144,12 +144,12 @@ bool ReadsAsNonString(std::string_view s) {
       "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF",
       ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN",
       ".NAN"};
-  if (s.size() <= 5) {  // the longest word
+  char first = s.empty() ? '\0' : s[0];
+  if (s.size() <= 5 && !IsDigit(static_cast<unsigned char>(first))) {  // the longest word; none starts with a digit
     for (auto w : kWords) {
-      if (s == w) return true;
+      if (w.size() == s.size() && (w.empty() || w[0] == first) && s == w) return true;
     }
   }
-  char first = s[0];
   if (!(IsDigit(static_cast<unsigned char>(first)) || first == '+' || first == '-' || first == '.')) return false;
   std::string plain;
   if (s.find('_') != std::string_view::npos) {
@@ -515,7 +515,13 @@ bool KeyLess(const A& a, const B& b) {
 }  // namespace
 
 bool YamlKeyLess(std::string_view a_text, std::string_view b_text) {
-  if (IsAscii(a_text) && IsAscii(b_text)) return KeyLess(AsciiCodePoints{a_text}, AsciiCodePoints{b_text});
+  // The first byte where the keys differ decides, and the bytes before it are the same in both:
+  // where the bytes that differ are ASCII (or one key ends), they are whole code points, and so are
+  // the digits around them, so the keys compare as bytes, however they go on.
+  const std::size_t at = static_cast<std::size_t>(
+      std::mismatch(a_text.begin(), a_text.end(), b_text.begin(), b_text.end()).first - a_text.begin());
+  auto ascii_at = [at](std::string_view s) { return at == s.size() || static_cast<unsigned char>(s[at]) < 0x80; };
+  if (ascii_at(a_text) && ascii_at(b_text)) return KeyLess(AsciiCodePoints{a_text}, AsciiCodePoints{b_text});
   return KeyLess(CodePoints(a_text), CodePoints(b_text));
 }
 

@@ -79,6 +79,19 @@ TEST_CASE("YamlKeyLess puts non-letters before letters and letters in code point
   CHECK_FALSE(YamlKeyLess("a", "_x"));
 }
 
+TEST_CASE("YamlKeyLess compares keys with the same non-ASCII start by what follows it") {
+  const std::string e = "\xc3\xa9";  // é
+  CHECK(YamlKeyLess(e + "2", e + "10"));  // digit runs as numbers after é
+  CHECK_FALSE(YamlKeyLess(e + "10", e + "2"));
+  CHECK(YamlKeyLess("1" + e + "9", "1" + e + "10"));
+  CHECK(YamlKeyLess(e + "_", e + "a"));  // a non-letter before a letter
+  CHECK_FALSE(YamlKeyLess(e + "a", e + "_"));
+  CHECK(YamlKeyLess(e, e + "0"));  // a key before the longer one it starts
+  CHECK(YamlKeyLess("a\xc3\xa8", "a" + e));  // è (U+E8) before é (U+E9): they differ in a non-ASCII byte
+  CHECK_FALSE(YamlKeyLess("a" + e, "a\xc3\xa8"));
+  CHECK(YamlKeyLess("a" + e + "z", "a\xc4\x81"));  // é before ā (U+101), whatever follows
+}
+
 TEST_CASE("YamlKeyLess puts a number with leading zeros after the same number without") {
   CHECK(YamlKeyLess("1", "01"));
   CHECK(YamlKeyLess("01", "001"));

@@ -23,6 +23,10 @@ constexpr std::string_view kBoolWords[] = {"true", "false", "y",  "Y",  "yes",  
                                            "True", "TRUE",  "on", "On", "ON",    "n",     "N",
                                            "no",   "No",    "NO", "False", "FALSE", "off", "Off", "OFF"};
 
+// The room Set and Append make in an empty collection: most maps built key by key (a container,
+// an environment variable, an owner reference) have a few keys.
+constexpr std::size_t kFirstCapacity = 4;
+
 }  // namespace
 
 std::optional<std::string_view> Tree::Spelling() const {
@@ -128,7 +132,7 @@ Tree& Tree::Set(std::string_view key, Tree value, Origin key_origin) {
     *existing = std::move(value);
     return *existing;
   }
-  if (keys_.capacity() == 0) {  // most maps built key by key have a few keys: one allocation
+  if (keys_.capacity() == 0) {
     keys_.reserve(kFirstCapacity);
     items_.reserve(kFirstCapacity);
   }

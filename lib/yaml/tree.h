@@ -126,9 +126,6 @@ class Tree {
     std::unique_ptr<std::vector<std::uint32_t>> slots_;
   };
 
-  // The room Set and Append make in an empty collection.
-  static constexpr std::size_t kFirstCapacity = 4;
-
   // The position of `key` in keys_, or keys_.size() when absent.
   std::size_t Position(std::string_view key) const;
   // Indexes keys_[position] in a table with room for it.

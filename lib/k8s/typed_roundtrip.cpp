@@ -1298,7 +1298,6 @@ class RoundTripper {
     }
   }
 
-  // Whether a non-pointer field holding `value` is left out of the output.
   // Whether the zero value of a field is dropped whatever the way: an omitempty string, integer or
   // boolean.
   static bool ZeroOmitted(const Field& field) {
@@ -1311,6 +1310,7 @@ class RoundTripper {
     }
   }
 
+  // Whether a non-pointer field holding `value` is left out of the output.
   static bool OmittedWhenZero(const Tree& value, const Field& field, bool typed) {
     switch (field.kind) {
       case Kind::kString: return field.Has(kOmitEmpty) && value.IsString() && value.text().empty();

@@ -126,6 +126,13 @@ fi
 median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # verdict VALUE LIMIT: "ok" when VALUE <= LIMIT, else "MISSED".
 verdict() { awk -v v="$1" -v l="$2" 'BEGIN { print (v <= l) ? "ok" : "MISSED" }'; }
+# unsteady NAME FILE: a warning when the times in FILE spread by more than a third, as when a
+# virtual machine changes speed in the middle of a run (the medians may then compare a slow run
+# with a fast one).
+unsteady() {
+  sort -g "$2" | awk -v name="$1" '{ v[NR] = $1 } END {
+    if (v[NR] > 1.33 * v[1]) printf "         unsteady: %s took %.1f to %.1f ms; run again\n", name, v[1], v[NR] }'
+}
 
 printf '%8s %10s %14s %14s %9s %8s %16s\n' N "input KiB" "parse CPU ms" "render CPU ms" "CPU ratio" "" "RSS-out MiB"
 declare -A net_kib
@@ -144,6 +151,8 @@ for n in "${sizes[@]}"; do
   ratio=$(awk -v f="$f" -v t="$t" 'BEGIN { printf "%.2f", t / f }')
   printf '%8d %10d %14.1f %14.1f %9s %8s %16.1f\n' "$n" $(($(stat -c %s "$jobs") / 1024)) "$f" "$t" "$ratio" \
     "$(verdict "$ratio" 2)" "$(awk -v k="${net_kib[$n]}" 'BEGIN { print k / 1024 }')"
+  unsteady "the floor" "$work/floor"
+  unsteady "the render" "$work/render"
 done
 if [[ -n "${net_kib[1000]:-}" && -n "${net_kib[10000]:-}" ]]; then
   growth=$(awk -v a="${net_kib[1000]}" -v b="${net_kib[10000]}" 'BEGIN { printf "%.2f", b / a }')

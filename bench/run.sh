@@ -83,7 +83,7 @@ fi
 # generate N FILE: N TrainJobs cycling through the frameworks; every third one carries a runtime
 # patch.
 generate() {
-  local n="$1" file="$2" i kind runtime
+  local n="$1" file="$2" i runtime
   local kinds=(torch-distributed deepspeed-distributed jax-distributed xgboost-distributed mlx-distributed)
   ((gang)) && kinds+=(bench-torch-gang)
   {

@@ -54,28 +54,10 @@ const FieldPositions::Entry* FieldPositions::Lookup(std::string_view path) const
     }
     return nullptr;
   }
-  const std::hash<std::string_view> hash;
-  if (index_.empty()) {
-    std::size_t slots = 1;
-    while (slots < 2 * entries_.size()) slots *= 2;
-    index_.assign(slots, 0);
-    for (std::uint32_t i = 0; i < entries_.size(); ++i) {
-      std::string_view p = PathOf(entries_[i]);
-      for (std::size_t s = hash(p) & (slots - 1);; s = (s + 1) & (slots - 1)) {
-        if (index_[s] == 0) {
-          index_[s] = i + 1;
-          break;
-        }
-        if (PathOf(entries_[index_[s] - 1]) == p) break;  // the first recorded wins
-      }
-    }
-  }
-  const std::size_t mask = index_.size() - 1;
-  for (std::size_t s = hash(path) & mask; index_[s] != 0; s = (s + 1) & mask) {
-    const Entry& e = entries_[index_[s] - 1];
-    if (PathOf(e) == path) return &e;
-  }
-  return nullptr;
+  auto path_of = [this](std::size_t i) { return PathOf(entries_[i]); };
+  if (index_.empty()) index_.Build(entries_.size(), path_of);
+  const std::size_t i = index_.Find(path, path_of);
+  return i == KeyIndex::kAbsent ? nullptr : &entries_[i];
 }
 
 Origin FieldPositions::Find(std::string_view path) const {
@@ -688,6 +670,17 @@ std::string DocumentSubject(const Tree& document, std::string_view kind) {
   if (name == nullptr) return std::string(kind);
   const std::string* ns = meta->FindString("namespace");
   return ns && !ns->empty() ? fmt::format("{} {}/{}", kind, *ns, *name) : fmt::format("{} {}", kind, *name);
+}
+
+std::string Subject(const TrainJob& job) {
+  return fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
+}
+
+std::string Subject(const Runtime& runtime) {
+  if (runtime.kind == kClusterTrainingRuntimeKind || runtime.metadata.namespace_.empty()) {
+    return fmt::format("{} {}", runtime.kind, runtime.metadata.name);
+  }
+  return fmt::format("{} {}/{}", runtime.kind, runtime.metadata.namespace_, runtime.metadata.name);
 }
 
 TrainJob DecodeTrainJob(const Tree& document) {

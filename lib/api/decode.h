@@ -25,6 +25,10 @@ Runtime DecodeRuntimePruned(Tree& document, std::vector<Diagnostic>& unknown_fie
 // "Kind ns/name", "Kind name" without a namespace, or "Kind" without a name: how diagnostics name
 // the object of `document`.
 std::string DocumentSubject(const Tree& document, std::string_view kind);
+// "TrainJob ns/name": how diagnostics name a decoded TrainJob.
+std::string Subject(const TrainJob& job);
+// "Kind ns/name", or "Kind name" for a cluster-scoped runtime (or one without a namespace).
+std::string Subject(const Runtime& runtime);
 
 // apiVersion and kind of a document, "" when absent or not strings.
 struct TypeMeta {

@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "util/key_index.h"
 #include "yaml/tree.h"
 
 namespace trainer {
@@ -64,10 +65,9 @@ class FieldPositions {
 
   std::string text_;            // the recorded paths, one after another
   std::vector<Entry> entries_;  // in the order recorded
-  // Paths by position in entries_, for objects with many fields: an open-addressing table of
-  // entry numbers plus one (0: empty), built on the first lookup after a change. It holds no
-  // pointer, so a copy (each render copies its TrainJob) keeps it valid.
-  mutable std::vector<std::uint32_t> index_;
+  // Paths by position in entries_, for objects with many fields, built on the first lookup after a
+  // change. It holds positions, so a copy (each render copies its TrainJob) keeps it valid.
+  mutable KeyIndex index_;
 };
 
 struct ObjectMeta {

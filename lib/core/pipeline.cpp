@@ -14,6 +14,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "api/decode.h"
 #include "k8s/apply.h"
 #include "k8s/strategic_merge.h"
 #include "k8s/typed_roundtrip.h"
@@ -792,7 +793,7 @@ std::vector<Tree> RenderTrainJob(const TrainJob& job, const Runtime& runtime, Fr
     throw;  // located already, and it ends the render
   } catch (const Error& e) {
     std::vector<Diagnostic> diagnostics = e.diagnostics();
-    const std::string subject = fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
+    const std::string subject = Subject(job);
     for (Diagnostic& d : diagnostics) {
       if (d.subject.empty()) d.subject = subject;
       if (!d.HasLocation()) d.where = d.field.empty() ? job.origin : job.positions.Find(d.field);

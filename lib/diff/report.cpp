@@ -51,10 +51,6 @@ std::string Location(const ObjectDiff& d) {
   return t ? Location(t->origin()) : "";
 }
 
-std::string Subject(const TrainJob& job) {
-  return fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
-}
-
 // "loc: text", or just the text when the location is unknown.
 std::string At(const std::string& location, const std::string& text) {
   return location.empty() ? text : location + ": " + text;

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "api/decode.h"
+
 namespace trainer {
 
 namespace {
@@ -40,7 +42,7 @@ Diagnostic OutputLimitDiagnostic(const TrainJob& job, std::size_t max_output_byt
   Origin where = job.positions.Find(kNumNodes);
   const bool at_num_nodes = where.HasPosition();
   return Diagnostic{at_num_nodes ? where : job.origin,
-                    fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name),
+                    Subject(job),
                     at_num_nodes ? std::string(kNumNodes) : std::string(),
                     fmt::format("output larger than {} bytes (output size limit)", max_output_bytes)};
 }

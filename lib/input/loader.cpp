@@ -470,7 +470,7 @@ class Loader {
       if (!at.HasPosition()) at = job->origin;
       auto [first, added] = job_names_.emplace(job->metadata.namespace_ + "/" + job->metadata.name, at);
       if (!added) {
-        errors_.push_back(Diagnostic{at, fmt::format("{} {}/{}", kTrainJobKind, job->metadata.namespace_, job->metadata.name),
+        errors_.push_back(Diagnostic{at, Subject(*job),
                                      "metadata.name",
                                      fmt::format("already exists: the TrainJob at {} has this namespace and name (the "
                                                  "API server refuses the second)",
@@ -553,11 +553,6 @@ bool IsJobSet(std::string_view api_version, std::string_view kind) {
   return kind == "JobSet" && ApiGroup(api_version) == "jobset.x-k8s.io";
 }
 
-std::string Subject(const Runtime& runtime) {
-  if (runtime.kind == kClusterTrainingRuntimeKind) return fmt::format("{} {}", runtime.kind, runtime.metadata.name);
-  return fmt::format("{} {}/{}", runtime.kind, runtime.metadata.namespace_, runtime.metadata.name);
-}
-
 Inputs Load(const LoadOptions& options, FileSystem& fs, const JobHandler& on_job) {
   Inputs inputs;
   Loader loader(options, fs, inputs);
@@ -596,7 +591,7 @@ const Runtime& Inputs::Resolve(const TrainJob& job) const {
   const RuntimeRef& ref = job.spec.runtime_ref;
   std::string group = ref.api_group.value_or("");
   std::string kind = ref.kind.value_or("");
-  std::string subject = fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
+  std::string subject = Subject(job);
   Origin at = job.positions.Find("spec.runtimeRef");
   if (group != kTrainerGroup || (kind != kTrainingRuntimeKind && kind != kClusterTrainingRuntimeKind)) {
     throw Error(Diagnostic{at, subject, "spec.runtimeRef", fmt::format("unsupported runtime: {}.{}", kind, group)});

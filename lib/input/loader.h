@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "api/decode.h"  // Subject
 #include "api/types.h"
 #include "api/validation.h"
 
@@ -107,8 +108,5 @@ using JobHandler = std::function<void(const Inputs& so_far, TrainJob& job)>;
 // memory does not grow with the number of TrainJobs. A TrainJob handed over may belong to a stream
 // that turns out malformed later; its file is then in Inputs::malformed_files.
 Inputs Load(const LoadOptions& options, FileSystem& fs, const JobHandler& on_job = {});
-
-// "Kind ns/name" or "Kind name" for cluster-scoped runtimes.
-std::string Subject(const Runtime& runtime);
 
 }  // namespace trainer

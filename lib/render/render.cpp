@@ -9,6 +9,7 @@
 #include <memory>
 #include <tuple>
 
+#include "api/decode.h"
 #include "framework/framework.h"
 #include "plugins/registry.h"
 #include "core/pipeline.h"
@@ -186,7 +187,7 @@ class JobRenderer {
       const RuntimeRef& ref = job.spec.runtime_ref;
       Keep(inputs, job,
            Diagnostic{at.HasPosition() ? at : job.origin,
-                      fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name),
+                      Subject(job),
                       "spec.runtimeRef",
                       fmt::format("its runtime {} {} was refused (see its errors above)",
                                   ref.kind.value_or(kClusterTrainingRuntimeKind), ref.name)},

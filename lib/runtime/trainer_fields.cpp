@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "api/decode.h"
 #include "runtime/info.h"
 #include "util/suggest.h"
 
@@ -88,10 +89,8 @@ std::vector<Diagnostic> UnreceivedTrainerFields(const TrainJob& job, const Runti
     }
   }
   if (trainer_node) return warnings;
-  const std::string subject = fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
-  const std::string runtime_name = runtime.kind == kTrainingRuntimeKind
-                                       ? fmt::format("{} {}/{}", runtime.kind, runtime.metadata.namespace_, runtime.metadata.name)
-                                       : fmt::format("{} {}", runtime.kind, runtime.metadata.name);
+  const std::string subject = Subject(job);
+  const std::string runtime_name = Subject(runtime);
   auto warn = [&](const char* field) {
     const Origin at = job.positions.Find(field);
     warnings.push_back(Diagnostic{

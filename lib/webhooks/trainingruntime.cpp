@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "api/decode.h"
 #include "runtime/info.h"
 
 namespace trainer {
@@ -12,13 +13,6 @@ std::string_view Label(const Runtime& runtime, std::string_view key) {
   if (!runtime.metadata.labels) return {};
   auto it = runtime.metadata.labels->find(std::string(key));
   return it == runtime.metadata.labels->end() ? std::string_view() : std::string_view(it->second);
-}
-
-std::string Subject(const Runtime& runtime) {
-  if (runtime.kind == kClusterTrainingRuntimeKind || runtime.metadata.namespace_.empty()) {
-    return fmt::format("{} {}", runtime.kind, runtime.metadata.name);
-  }
-  return fmt::format("{} {}/{}", runtime.kind, runtime.metadata.namespace_, runtime.metadata.name);
 }
 
 // The position of map[key]'s key, or of the map when the key is absent or has none.

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "api/decode.h"
 #include "api/object_meta.h"
 #include "runtime/info.h"
 #include "runtime/trainer_fields.h"
@@ -121,7 +122,7 @@ std::optional<Info> ValidateTrainJob(const TrainJob& job, const Runtime& runtime
   // Not the webhook's: trainer's own warning, in every mode, about values the controller drops.
   for (Diagnostic& d : UnreceivedTrainerFields(job, runtime)) findings.warnings().push_back(std::move(d));
   if (findings.mode() == ValidationMode::kIgnore) return std::nullopt;
-  std::string subject = fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
+  std::string subject = Subject(job);
   if (runtime.kind == kClusterTrainingRuntimeKind && IsSupportDeprecated(runtime)) {
     findings.Warn(Diagnostic{
         job.positions.Find("spec.runtimeRef.name"), subject, "",

@@ -710,8 +710,6 @@ class TreeBuilder : public YAML::EventHandler {
 // timestamps, which stay strings here). Base-60 numbers are strings there too.
 Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
   static constexpr std::string_view kNull[] = {"", "~", "null", "Null", "NULL"};
-  static constexpr std::string_view kTrue[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"};
-  static constexpr std::string_view kFalse[] = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"};
   static constexpr std::string_view kFloatWords[] = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf",
                                                      "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"};
   // Every word below and every number starts with one of these: other text is a string (most
@@ -724,20 +722,7 @@ Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
   for (auto w : kNull) {
     if (text == w) return Tree::Null(origin);
   }
-  for (auto w : kTrue) {
-    if (text == w) {
-      Tree b = Tree::Bool(true, origin);
-      b.set_spelling(w);
-      return b;
-    }
-  }
-  for (auto w : kFalse) {
-    if (text == w) {
-      Tree b = Tree::Bool(false, origin);
-      b.set_spelling(w);
-      return b;
-    }
-  }
+  if (std::optional<Tree> b = Tree::BoolWord(text, origin)) return std::move(*b);
   for (auto w : kFloatWords) {
     if (text == w) return Tree::Float(text, origin);
   }

@@ -19,9 +19,15 @@ namespace {
 
 // The words a plain scalar resolves to a boolean with, as go-yaml v2 resolves them; first the
 // canonical ones.
-constexpr std::string_view kBoolWords[] = {"true", "false", "y",  "Y",  "yes",   "Yes",   "YES",
-                                           "True", "TRUE",  "on", "On", "ON",    "n",     "N",
-                                           "no",   "No",    "NO", "False", "FALSE", "off", "Off", "OFF"};
+struct BoolSpelling {
+  std::string_view word;
+  bool value;
+};
+constexpr BoolSpelling kBoolWords[] = {
+    {"true", true},  {"false", false}, {"y", true},  {"Y", true},  {"yes", true},   {"Yes", true},
+    {"YES", true},   {"True", true},   {"TRUE", true}, {"on", true}, {"On", true},  {"ON", true},
+    {"n", false},    {"N", false},     {"no", false},  {"No", false}, {"NO", false}, {"False", false},
+    {"FALSE", false}, {"off", false},  {"Off", false}, {"OFF", false}};
 
 // The room Set and Append make in an empty collection: most maps built key by key (a container,
 // an environment variable, an owner reference) have a few keys.
@@ -29,9 +35,19 @@ constexpr std::size_t kFirstCapacity = 4;
 
 }  // namespace
 
+std::optional<Tree> Tree::BoolWord(std::string_view word, Origin origin) {
+  for (std::size_t i = 0; i < std::size(kBoolWords); ++i) {
+    if (kBoolWords[i].word != word) continue;
+    Tree t = Bool(kBoolWords[i].value, origin);
+    if (i > 1) t.spelling_ = static_cast<std::uint8_t>(i);
+    return t;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string_view> Tree::Spelling() const {
   switch (type_) {
-    case Type::kBool: return spelling_ != 0 ? kBoolWords[spelling_] : std::string_view(text_);
+    case Type::kBool: return spelling_ != 0 ? kBoolWords[spelling_].word : std::string_view(text_);
     case Type::kInt:
       if (spelling_ != 0) return std::nullopt;
       return std::string_view(text_);
@@ -42,13 +58,7 @@ std::optional<std::string_view> Tree::Spelling() const {
 }
 
 void Tree::set_spelling(std::string_view written) {
-  if (type_ == Type::kBool) {
-    for (std::size_t i = 0; i < std::size(kBoolWords); ++i) {
-      if (kBoolWords[i] == written) spelling_ = static_cast<std::uint8_t>(i);
-    }
-  } else if (type_ == Type::kInt) {
-    spelling_ = written == text_ ? 0 : 1;
-  }
+  if (type_ == Type::kInt) spelling_ = written == text_ ? 0 : 1;
 }
 
 Tree Tree::Int(std::int64_t value, Origin origin) {
@@ -71,38 +81,23 @@ Tree Tree::String(std::string value, Origin origin) {
 }
 
 std::size_t Tree::Position(std::string_view key) const {
-  if (!index_.slots_) {
+  if (!index_.table_) {
     for (std::size_t i = 0; i < keys_.size(); ++i) {
       if (keys_[i].text == key) return i;
     }
     return keys_.size();
   }
-  const std::vector<std::uint32_t>& slots = *index_.slots_;
-  std::size_t mask = slots.size() - 1;
-  for (std::size_t s = std::hash<std::string_view>{}(key) & mask;; s = (s + 1) & mask) {
-    if (slots[s] == 0) return keys_.size();
-    if (keys_[slots[s] - 1].text == key) return slots[s] - 1;
-  }
-}
-
-void Tree::IndexKey(std::size_t position) {
-  std::vector<std::uint32_t>& slots = *index_.slots_;
-  std::size_t mask = slots.size() - 1;
-  std::size_t s = std::hash<std::string_view>{}(keys_[position].text) & mask;
-  while (slots[s] != 0) s = (s + 1) & mask;
-  slots[s] = static_cast<std::uint32_t>(position + 1);
+  const std::size_t i = index_.table_->Find(key, [this](std::size_t k) -> std::string_view { return keys_[k].text; });
+  return i == KeyIndex::kAbsent ? keys_.size() : i;
 }
 
 void Tree::RebuildIndex() {
   if (keys_.size() < kIndexedMapSize) {
-    index_.slots_.reset();
+    index_.table_.reset();
     return;
   }
-  // At most half full, so that probes stay short.
-  std::size_t capacity = 2 * kIndexedMapSize;
-  while (capacity < 2 * keys_.size()) capacity *= 2;
-  index_.slots_ = std::make_unique<std::vector<std::uint32_t>>(capacity, 0);
-  for (std::size_t i = 0; i < keys_.size(); ++i) IndexKey(i);
+  if (!index_.table_) index_.table_ = std::make_unique<KeyIndex>();
+  index_.table_->Build(keys_.size(), [this](std::size_t k) -> std::string_view { return keys_[k].text; });
 }
 
 void Tree::AdoptEntries(std::vector<MapKey> keys, std::vector<Tree> items) {
@@ -138,8 +133,8 @@ Tree& Tree::Set(std::string_view key, Tree value, Origin key_origin) {
   }
   keys_.push_back(MapKey{std::string(key), key_origin});
   items_.push_back(std::move(value));
-  if (index_.slots_ && 2 * keys_.size() <= index_.slots_->size()) {
-    IndexKey(keys_.size() - 1);
+  if (index_.table_) {
+    index_.table_->Add(keys_.size() - 1, [this](std::size_t k) -> std::string_view { return keys_[k].text; });
   } else if (keys_.size() >= kIndexedMapSize) {
     RebuildIndex();
   }
@@ -156,7 +151,7 @@ bool Tree::Erase(std::string_view key) {
   if (i == keys_.size()) return false;
   keys_.erase(keys_.begin() + static_cast<std::ptrdiff_t>(i));
   items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(i));
-  if (index_.slots_) RebuildIndex();
+  if (index_.table_) RebuildIndex();
   return true;
 }
 

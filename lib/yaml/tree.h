@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "util/key_index.h"
 #include "util/origin.h"
 
 namespace trainer {
@@ -25,6 +26,9 @@ class Tree {
 
   static Tree Null(Origin origin = {}) { return Tree(Type::kNull, origin); }
   static Tree Bool(bool value, Origin origin = {});
+  // The boolean a plain scalar `word` reads as, one of YAML 1.1's words as go-yaml v2 reads them
+  // (y, Yes, ON, false, ...), with the word kept as its spelling; nullopt for any other text.
+  static std::optional<Tree> BoolWord(std::string_view word, Origin origin = {});
   static Tree Int(std::int64_t value, Origin origin = {});
   // A floating-point number kept as the text it was written with.
   static Tree Float(std::string text, Origin origin = {});
@@ -51,11 +55,11 @@ class Tree {
   const std::string& text() const { return text_; }
 
   // How a scalar was written, for messages that quote it back: a boolean's word ("yes", "On"; see
-  // set_spelling), the text of a float or string, an integer's decimal text; nullopt for an integer
+  // BoolWord), the text of a float or string, an integer's decimal text; nullopt for an integer
   // written otherwise (010, 0x1F, 1_000), for null and for collections.
   std::optional<std::string_view> Spelling() const;
-  // Notes the word a boolean was written with: one of YAML 1.1's (y, Yes, ON, false, ...), else
-  // ignored. For an integer, any text other than its decimal one marks it as written otherwise.
+  // Notes how an integer was written: any text other than its decimal one marks it as written
+  // otherwise.
   void set_spelling(std::string_view written);
 
   // Map access. Keys are unique; Set replaces an existing key in place, or appends.
@@ -107,42 +111,40 @@ class Tree {
   static constexpr std::size_t kIndexedMapSize = 32;
 
  private:
-  // An open-addressing hash table of a large map's key positions (position + 1; 0 is an empty
-  // slot), so that Find and Set stay constant-time in maps of many keys. Small maps, the common
-  // case, have none and cost one pointer. A copy of a Tree copies its table.
-  class KeyIndex {
+  // A large map's KeyIndex of its keys, so that Find and Set stay constant-time in maps of many
+  // keys. Small maps, the common case, have none and cost one pointer. A copy of a Tree copies its
+  // table.
+  class LargeMapIndex {
    public:
-    KeyIndex() = default;
-    KeyIndex(const KeyIndex& other)
-        : slots_(other.slots_ ? std::make_unique<std::vector<std::uint32_t>>(*other.slots_) : nullptr) {}
-    KeyIndex& operator=(const KeyIndex& other) {
-      if (this != &other) slots_ = other.slots_ ? std::make_unique<std::vector<std::uint32_t>>(*other.slots_) : nullptr;
+    LargeMapIndex() = default;
+    LargeMapIndex(const LargeMapIndex& other)
+        : table_(other.table_ ? std::make_unique<KeyIndex>(*other.table_) : nullptr) {}
+    LargeMapIndex& operator=(const LargeMapIndex& other) {
+      if (this != &other) table_ = other.table_ ? std::make_unique<KeyIndex>(*other.table_) : nullptr;
       return *this;
     }
-    KeyIndex(KeyIndex&&) noexcept = default;
-    KeyIndex& operator=(KeyIndex&&) noexcept = default;
-    ~KeyIndex() = default;
+    LargeMapIndex(LargeMapIndex&&) noexcept = default;
+    LargeMapIndex& operator=(LargeMapIndex&&) noexcept = default;
+    ~LargeMapIndex() = default;
 
-    std::unique_ptr<std::vector<std::uint32_t>> slots_;
+    std::unique_ptr<KeyIndex> table_;
   };
 
   // The position of `key` in keys_, or keys_.size() when absent.
   std::size_t Position(std::string_view key) const;
-  // Indexes keys_[position] in a table with room for it.
-  void IndexKey(std::size_t position);
   // Builds the index anew (or drops it, below kIndexedMapSize keys).
   void RebuildIndex();
 
   Type type_ = Type::kNull;
   bool boolean_ = false;
-  // A boolean: its word's index in the table of tree.cpp, 0 for its canonical text. An integer:
-  // 1 when written otherwise than in decimal. Ignored by comparisons.
+  // A boolean: its word's index in the table of tree.cpp (BoolWord), 0 for its canonical text. An
+  // integer: 1 when written otherwise than in decimal. Ignored by comparisons.
   std::uint8_t spelling_ = 0;
   std::int64_t integer_ = 0;
   std::string text_;
   std::vector<MapKey> keys_;  // map keys, parallel to items_
   std::vector<Tree> items_;  // list items, or map values
-  KeyIndex index_;           // maps of kIndexedMapSize keys or more
+  LargeMapIndex index_;      // maps of kIndexedMapSize keys or more
   Origin origin_;
 };
 

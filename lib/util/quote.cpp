@@ -131,6 +131,35 @@ std::string GoEscape(std::string_view s) {
   return out;
 }
 
+bool AllPrintable(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7F) return false;
+      ++i;
+      continue;
+    }
+    auto [rune, len] = DecodeRune(s, i);
+    if ((rune == 0xFFFD && len == 1) || !GoIsPrint(rune)) return false;
+    i += len;
+  }
+  return true;
+}
+
+std::string Printable(std::string_view s) {
+  std::string out;
+  AppendPrintable(s, out);
+  return out;
+}
+
+void AppendPrintable(std::string_view s, std::string& out) {
+  if (AllPrintable(s)) {
+    out.append(s);
+  } else {
+    AppendGoEscaped(s, out);
+  }
+}
+
 void AppendJsonString(std::string_view s, std::string& out) {
   out.push_back('"');
   for (std::size_t i = 0; i < s.size();) {

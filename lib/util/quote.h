@@ -2,6 +2,8 @@
 // document trainer prints quotes a string the way the Go program it stands beside would:
 //   GoQuote           strconv.Quote and fmt's %q: messages, `trainer diff` and `trainer test` reports
 //                     (GoEscape: its text without the quotes, for comments in the YAML output)
+//   Printable         a name, a file name or a line of a value from the input, as every format prints
+//                     it: as it is, or GoEscape'd when it holds a byte a terminal or a CI log would obey
 //   AppendJsonString  encoding/json (HTML-safe): `-o json` output and JSON values in API messages
 // and the UTF-8 steps both share with other ports of Go text handling.
 #pragma once
@@ -33,6 +35,19 @@ std::string GoQuote(std::string_view s);
 // GoQuote without the surrounding quotes: text that holds no line break, no control character and
 // nothing but valid UTF-8, whatever `s` holds, so that it cannot end a YAML comment.
 std::string GoEscape(std::string_view s);
+
+// Whether every rune of `s` is valid UTF-8 that GoIsPrint accepts: no line break (LF, CR, NEL,
+// U+2028, U+2029), no tab, no C0 or C1 control, no DEL, no format character (bidi overrides).
+bool AllPrintable(std::string_view s);
+
+// `s` itself when AllPrintable(s), GoEscape(s) otherwise: how trainer prints a name or a value it
+// read (object names in headings and diagnostics, file and folder names, each line of a
+// multi-line value), so that ordinary text is unchanged and no input can start a line, move the
+// cursor or ring the bell. Its result is AllPrintable, so that printing it again changes nothing.
+// Escaped text reads back with strconv.Unquote; printable text keeps its own backslashes, which
+// names the API server accepts never hold.
+std::string Printable(std::string_view s);
+void AppendPrintable(std::string_view s, std::string& out);
 
 // encoding/json's string encoding as json.Marshal writes it (HTML-safe, Go 1.22 and later):
 // \" \\ \b \f \n \r \t; other bytes below 0x20 and < > & as \u00XX; U+2028 and U+2029 as

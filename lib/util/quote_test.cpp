@@ -51,6 +51,41 @@ TEST_CASE("GoEscape is GoQuote without its quotes: no byte of its text breaks a 
   CHECK(GoEscape("caf\u00e9 \U0001f680") == "caf\u00e9 \U0001f680");
 }
 
+TEST_CASE("Printable keeps text of printable runes as it is, quotes and backslashes too") {
+  for (std::string_view s :
+       {"", "ml-team/quickstart", R"(say "hi" \ bye \n)", "caf\u00e9 \u00a1 \u4e16\u754c \U0001f680 \ufffd"}) {
+    CAPTURE(s);
+    CHECK(AllPrintable(s));
+    CHECK(Printable(s) == s);
+  }
+}
+
+TEST_CASE("Printable escapes the whole of a text that holds a break, a control or invalid UTF-8, as GoEscape") {
+  CHECK(Printable("job\n::error file=x::forged") == R"(job\n::error file=x::forged)");
+  CHECK(Printable("a\x1b[31m\a\"b\\") == R"(a\x1b[31m\a\"b\\)");  // quotes and backslashes too, then
+  CHECK(Printable("a\rb\tc\x7f") == R"(a\rb\tc\x7f)");
+  CHECK(Printable(std::string_view("\0", 1)) == R"(\x00)");
+  CHECK(Printable("\u0085\u009b|\u2028|\u2029|\u202e|\u00ad") == R"(\u0085\u009b|\u2028|\u2029|\u202e|\u00ad)");
+  CHECK(Printable("x\xffy\xc3") == R"(x\xffy\xc3)");
+  CHECK(Printable("\xef\xbf\xbe") == R"(\ufffe)");
+  for (std::string_view s : {"a\n", "\t", "\x9b", "\u2029", "\xed\xa0\x80"}) {
+    CAPTURE(s);
+    CHECK_FALSE(AllPrintable(s));
+  }
+}
+
+TEST_CASE("Printable of a Printable text changes nothing") {
+  for (std::string_view s : {"plain", "a\nb\x1b\\\"", "\xff\u2028\a"}) {
+    CAPTURE(s);
+    std::string once = Printable(s);
+    CHECK(AllPrintable(once));
+    CHECK(Printable(once) == once);
+    std::string appended = "x: ";
+    AppendPrintable(s, appended);
+    CHECK(appended == "x: " + once);
+  }
+}
+
 TEST_CASE("AppendJsonString escapes as json.Marshal does, HTML-safe") {
   CHECK(Json("") == R"("")");
   CHECK(Json(R"(say "hi" \ bye)") == R"("say \"hi\" \\ bye")");

@@ -18,6 +18,7 @@
 #include "diff/stream.h"
 #include "render/render.h"
 #include "util/error.h"
+#include "util/quote.h"
 
 namespace trainer::app {
 
@@ -218,7 +219,7 @@ int RunDiff(const DiffFlags& flags) {
   load.validate = *ParseValidationMode(flags.validate);
   Inputs inputs = Load(load, *fs);
   if (!flags.quiet) {
-    for (const auto& notice : inputs.notices) std::cerr << "trainer: " << notice << '\n';
+    for (const auto& notice : inputs.notices) std::cerr << "trainer: " << Printable(notice) << '\n';
   }
   // Inputs with problems end in them anyway; --runtimes-only checks runtimes, not TrainJobs.
   if (inputs.errors.empty() && !flags.runtimes_only) RejectEmptyInputs(inputs, flags);

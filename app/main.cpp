@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // A mistake in a command's arguments points at that command's help.
     const std::string help = named ? fmt::format("{} {} --help", program, first) : program + " --help";
-    std::cerr << "trainer: error: " << e.what() << "\nRun '" << help << "' for usage.\n";
+    std::cerr << "trainer: error: " << trainer::Printable(e.what()) << "\nRun '" << help << "' for usage.\n";
     return 2;
   }
   try {

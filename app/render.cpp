@@ -22,6 +22,7 @@
 #include "app/validate_option.h"
 #include "render/render.h"
 #include "util/error.h"
+#include "util/quote.h"
 
 namespace trainer::app {
 
@@ -53,7 +54,7 @@ struct RenderFlags {
 
 void PrintSummary(const RenderResult& summary, bool quiet) {
   if (!quiet) {
-    for (const auto& notice : summary.notices) std::cerr << "trainer: " << notice << '\n';
+    for (const auto& notice : summary.notices) std::cerr << "trainer: " << Printable(notice) << '\n';
     for (const auto& notice : summary.unmanaged) std::cerr << "trainer: " << notice << '\n';
   }
   for (const Diagnostic& warning : summary.warnings) std::cerr << FormatWarning(warning) << '\n';
@@ -190,7 +191,10 @@ RenderRequest ParseCaseArgs(const std::vector<std::string>& args) {
   try {
     return MakeRequest(flags);
   } catch (const Error& e) {
-    throw Error(fmt::format("args: {}", e.what()));
+    // One diagnostic each, as a diagnostic is one line.
+    std::vector<Diagnostic> diagnostics;
+    for (const Diagnostic& d : e.diagnostics()) diagnostics.push_back(Diagnostic{{}, "", "", "args: " + d.Format()});
+    throw Error(std::move(diagnostics));
   }
 }
 
@@ -246,7 +250,8 @@ void PrintError(const std::exception& e) {
     }
     return;
   }
-  std::cerr << "trainer: error: " << (dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : e.what()) << '\n';
+  std::cerr << "trainer: error: " << (dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : Printable(e.what()))
+            << '\n';
 }
 
 }  // namespace trainer::app

@@ -10,6 +10,7 @@
 
 #include "k8s/typed_roundtrip.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "util/suggest.h"
 
 namespace trainer {
@@ -667,20 +668,20 @@ TypeMeta ReadTypeMeta(const Tree& document) {
 std::string DocumentSubject(const Tree& document, std::string_view kind) {
   const Tree* meta = document.IsMap() ? document.Find("metadata") : nullptr;
   const std::string* name = meta && meta->IsMap() ? meta->FindString("name") : nullptr;
-  if (name == nullptr) return std::string(kind);
+  if (name == nullptr) return Printable(kind);
   const std::string* ns = meta->FindString("namespace");
-  return ns && !ns->empty() ? fmt::format("{} {}/{}", kind, *ns, *name) : fmt::format("{} {}", kind, *name);
+  return Printable(ns && !ns->empty() ? fmt::format("{} {}/{}", kind, *ns, *name) : fmt::format("{} {}", kind, *name));
 }
 
 std::string Subject(const TrainJob& job) {
-  return fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name);
+  return Printable(fmt::format("{} {}/{}", kTrainJobKind, job.metadata.namespace_, job.metadata.name));
 }
 
 std::string Subject(const Runtime& runtime) {
   if (runtime.kind == kClusterTrainingRuntimeKind || runtime.metadata.namespace_.empty()) {
-    return fmt::format("{} {}", runtime.kind, runtime.metadata.name);
+    return Printable(fmt::format("{} {}", runtime.kind, runtime.metadata.name));
   }
-  return fmt::format("{} {}/{}", runtime.kind, runtime.metadata.namespace_, runtime.metadata.name);
+  return Printable(fmt::format("{} {}/{}", runtime.kind, runtime.metadata.namespace_, runtime.metadata.name));
 }
 
 TrainJob DecodeTrainJob(const Tree& document) {

@@ -22,8 +22,8 @@ Runtime DecodeRuntime(const Tree& document);
 TrainJob DecodeTrainJobPruned(Tree& document, std::vector<Diagnostic>& unknown_fields);
 Runtime DecodeRuntimePruned(Tree& document, std::vector<Diagnostic>& unknown_fields);
 
-// "Kind ns/name", "Kind name" without a namespace, or "Kind" without a name: how diagnostics name
-// the object of `document`.
+// How diagnostics and reports name an object, Printable (util/quote.h) as a whole.
+// "Kind ns/name", "Kind name" without a namespace, or "Kind" without a name: the object of `document`.
 std::string DocumentSubject(const Tree& document, std::string_view kind);
 // "TrainJob ns/name": how diagnostics name a decoded TrainJob.
 std::string Subject(const TrainJob& job);

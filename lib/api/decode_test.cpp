@@ -337,6 +337,39 @@ TEST_CASE("documents are named by kind, namespace and name") {
   CHECK(DocumentSubject(ReadYamlStream("spec: {}", &kFile).at(0), "TrainJob") == "TrainJob");
 }
 
+TEST_CASE("a name or namespace that holds a break or a control is named Printable, as a whole") {
+  CHECK(
+      DocumentSubject(ReadYamlStream("metadata: {name: \"a\\n::error ::x\\e\", namespace: \"b\\u2028\"}", &kFile).at(0),
+                      "TrainJob") == R"(TrainJob b\u2028/a\n::error ::x\x1b)");
+  CHECK(DocumentSubject(ReadYamlStream("metadata: {name: \"a\\a\"}", &kFile).at(0), "Conf\nigMap") ==
+        R"(Conf\nigMap a\a)");
+  CHECK(DocumentSubject(ReadYamlStream("spec: {}", &kFile).at(0), "Conf\nigMap") == R"(Conf\nigMap)");
+  TrainJob job;
+  job.metadata.namespace_ = "ml\xff";
+  job.metadata.name = "job\r\n::error ::x";
+  CHECK(Subject(job) == R"(TrainJob ml\xff/job\r\n::error ::x)");
+  job.metadata.namespace_ = "ml";
+  job.metadata.name = R"(a\"b)";  // printable: as it is
+  CHECK(Subject(job) == R"(TrainJob ml/a\"b)");
+  Runtime runtime;
+  runtime.kind = kClusterTrainingRuntimeKind;
+  runtime.metadata.name = "rt\u0085";
+  CHECK(Subject(runtime) == R"(ClusterTrainingRuntime rt\u0085)");
+  runtime.kind = kTrainingRuntimeKind;
+  runtime.metadata.namespace_ = "team\a";
+  CHECK(Subject(runtime) == R"(TrainingRuntime team\a/rt\u0085)");
+}
+
+TEST_CASE("an unknown field that holds a break or a control is named Printable") {
+  CHECK(JobErrors(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: j}
+spec:
+  runtimeRef: {name: rt}
+  "x\n::error ::forged\e": 1
+)") == std::vector<std::string>{R"(job.yaml:6:3: TrainJob j: spec: unknown field "x\n::error ::forged\x1b")"});
+}
+
 TEST_CASE("field positions keep a field's key origin, fall back to ancestors, and copy whole") {
   static const std::string kFile = "job.yaml";
   auto at = [](std::uint32_t line, std::uint32_t column) { return Origin::Input(&kFile, line, column); };

@@ -592,7 +592,7 @@ TEST_CASE("a namespace that is no DNS-1123 label is refused with the API server'
             "\": must be no more than 63 characters");
   // The forged stream of a namespace with line breaks is refused before anything renders.
   CHECK(Problems(JobWithMeta("  name: job\n  namespace: \"ml\\n---\\nkind: Secret\"\n")) ==
-        std::string("in.yaml:5:3: TrainJob ml\n---\nkind: Secret/job: metadata.namespace: Invalid value: "
+        std::string("in.yaml:5:3: TrainJob ml\\n---\\nkind: Secret/job: metadata.namespace: Invalid value: "
                     "\"ml\\n---\\nkind: Secret\": ") +
             kLabelMessage);
 }

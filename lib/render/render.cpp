@@ -95,10 +95,9 @@ std::string FileName(const Tree& object, std::string_view extension) {
 }  // namespace
 
 std::string SourceComment(const TrainJob& job, const Runtime& runtime) {
-  // Escaped, so that no byte of a file name or a name can end the comment and start YAML.
-  return fmt::format("# Source: {}: {} {}/{} -> {}/{}\n", GoEscape(job.origin.file ? *job.origin.file : "<unknown>"),
-                     kTrainJobKind, GoEscape(job.metadata.namespace_), GoEscape(job.metadata.name),
-                     GoEscape(runtime.kind), GoEscape(runtime.metadata.name));
+  // Printable, so that no byte of a file name or a name can end the comment and start YAML.
+  return fmt::format("# Source: {}: {} -> {}\n", Printable(job.origin.file ? *job.origin.file : "<unknown>"),
+                     Subject(job), Printable(runtime.kind + "/" + runtime.metadata.name));
 }
 
 Explain OriginExplainer(const TrainJob& job, const Runtime& runtime) {
@@ -311,9 +310,10 @@ std::vector<RenderedJob> RenderEachJob(const Inputs& inputs, const std::vector<T
 }
 
 std::string UnmanagedNotice(const TrainJob& job) {
-  std::string where = job.origin.HasPosition() ? fmt::format("{}:{}: ", *job.origin.file, job.origin.line) : "";
-  return fmt::format("{}{} {}/{} is managed by {}: the Trainer controller creates nothing for it", where, kTrainJobKind,
-                     job.metadata.namespace_, job.metadata.name, job.spec.managed_by.value_or(""));
+  std::string where =
+      job.origin.HasPosition() ? fmt::format("{}:{}: ", Printable(*job.origin.file), job.origin.line) : "";
+  return fmt::format("{}{} is managed by {}: the Trainer controller creates nothing for it", where, Subject(job),
+                     Printable(job.spec.managed_by.value_or("")));
 }
 
 namespace {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "util/quote.h"
+
 namespace trainer {
 
 namespace {
@@ -19,15 +21,16 @@ std::string Join(const std::vector<Diagnostic>& diagnostics) {
 
 std::string Diagnostic::Format() const {
   std::string text;
+  // Each part Printable, whatever made it: a diagnostic is one line, and obeys no input.
   auto part = [&text](const std::string& p) {
     if (p.empty()) return;
-    text += p;
+    AppendPrintable(p, text);
     text += ": ";
   };
   part(location.empty() ? where.Position() : location);
   part(subject);
   part(field);
-  text += message;
+  AppendPrintable(message, text);
   return text;
 }
 
@@ -60,8 +63,12 @@ void SourceText::Attach(Diagnostic& d) const {
   line = line.substr(0, std::min({line.find('\n'), line.size(), kSourceLineBytes}));
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   d.source_line.assign(line);
-  for (char& c : d.source_line) {
-    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7F) c = '?';  // nothing for a terminal to obey
+  // Nothing for a terminal to obey: each byte of a control, a line break, a format character or
+  // invalid UTF-8 becomes '?', so that the caret under the column stays where it was.
+  for (std::size_t i = 0; i < d.source_line.size();) {
+    auto [rune, len] = DecodeRune(d.source_line, i);
+    if (rune != '\t' && ((rune == 0xFFFD && len == 1) || !GoIsPrint(rune))) d.source_line.replace(i, len, len, '?');
+    i += len;
   }
 }
 

@@ -2,7 +2,8 @@
 //
 // Every problem a user can cause is reported as a Diagnostic, formatted like a compiler's:
 //   file:line:col: TrainJob ns/name: spec.trainer.numNodes: message
-// Parts that are unknown are left out. Error carries one or more diagnostics; it is thrown by
+// Parts that are unknown are left out; each part is Printable (util/quote.h), so that a diagnostic
+// is one line whatever the input holds. Error carries one or more diagnostics; it is thrown by
 // steps that fail fast and by checkpoints after steps that collect.
 #pragma once
 
@@ -23,8 +24,9 @@ struct Diagnostic {
   // "file:line:col", filled from `where` when an Error is made, so that it outlives the inputs
   // whose file names `where` points into.
   std::string location;
-  // The input line at `where` as it was read (at most kSourceLineBytes of it, control characters
-  // shown as '?'), for a terminal to show under the message; empty when the text was not at hand.
+  // The input line at `where` as it was read (at most kSourceLineBytes of it, each byte of a rune
+  // other than a tab that Printable would escape shown as '?'), for a terminal to show under the
+  // message; empty when the text was not at hand.
   std::string source_line;
 
   bool HasLocation() const { return !location.empty() || where.HasPosition(); }

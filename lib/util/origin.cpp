@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "util/quote.h"
+
 namespace trainer {
 
 std::string Origin::Position() const {
   if (!HasPosition()) return "";
-  return fmt::format("{}:{}:{}", *file, line, column);
+  return fmt::format("{}:{}:{}", Printable(*file), line, column);
 }
 
 std::string Origin::Source() const {

@@ -36,7 +36,7 @@ struct Origin {
   }
 
   bool HasPosition() const { return file != nullptr && line != 0; }
-  // "file:line:col" for input values, "" otherwise.
+  // "file:line:col" for input values (the file name Printable), "" otherwise.
   std::string Position() const;
   // Human-readable: the position, "CRD default", or "plugin <name>".
   std::string Source() const;

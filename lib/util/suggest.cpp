@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "util/quote.h"
 
 namespace trainer {
 
@@ -60,8 +61,9 @@ std::optional<std::string_view> NearestName(std::string_view typed, std::span<co
 }
 
 std::string UnknownFieldMessage(std::string_view field, std::span<const std::string_view> known) {
-  // The field as it was typed, as the message has always shown it; the suggestion is a known name.
-  std::string message = "unknown field \"" + std::string(field) + "\"";
+  // The field as it was typed (Printable), as the message has always shown it; the suggestion is a
+  // known name.
+  std::string message = "unknown field \"" + Printable(field) + "\"";
   if (auto nearest = NearestName(field, known)) message += "; did you mean \"" + std::string(*nearest) + "\"?";
   return message;
 }

@@ -634,7 +634,7 @@ std::string ObjectId::Label() const {
   out.push_back(' ');
   if (!ns.empty()) out += ns + "/";
   out += name;
-  return out;
+  return Printable(out);
 }
 
 const char* ChangeTypeName(ChangeType type) {

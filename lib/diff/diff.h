@@ -103,7 +103,8 @@ struct ObjectId {
   std::string name;
 
   static ObjectId Of(const Tree& object);
-  // "JobSet default/job", or "ClusterTrainingRuntime torch" without a namespace.
+  // "JobSet default/job", or "ClusterTrainingRuntime torch" without a namespace; Printable
+  // (util/quote.h) as a whole.
   std::string Label() const;
   friend bool operator==(const ObjectId&, const ObjectId&) = default;
 };

@@ -287,6 +287,15 @@ TEST_CASE("DiffObjects: objects sharing one identity pair in order of occurrence
   CHECK(diffs[1].id.Label() == "Pod p");
 }
 
+TEST_CASE("ObjectId labels hold a name with a break or a control Printable, as a whole") {
+  CHECK(ObjectId::Of(Yaml("{kind: JobSet, metadata: {namespace: ml-team, name: quickstart}}")).Label() ==
+        "JobSet ml-team/quickstart");
+  CHECK(ObjectId::Of(Yaml(R"({kind: JobSet, metadata: {namespace: "ml\u2028", name: "j\n::error ::x\e[2J\a"}})"))
+            .Label() == R"(JobSet ml\u2028/j\n::error ::x\x1b[2J\a)");
+  CHECK(ObjectId::Of(Yaml(R"({kind: "Conf\rigMap", metadata: {name: "a\\b"}})")).Label() == R"(Conf\rigMap a\\b)");
+  CHECK(ObjectId{"v1", "", "", "a\xff"}.Label() == R"(object a\xff)");
+}
+
 TEST_CASE("diff paths: the report form quotes keys and values that are not plain") {
   Path path = {PathSegment::Key("metadata"), PathSegment::Key("labels"), PathSegment::Key("app.kubernetes.io/name")};
   CHECK(FormatPath(path) == R"(metadata.labels["app.kubernetes.io/name"])");

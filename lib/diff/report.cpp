@@ -10,6 +10,7 @@
 #include "api/defaults.h"
 #include "diff/reasons.h"
 #include "diff/unified.h"
+#include "util/quote.h"
 #include "yaml/writer.h"
 
 namespace trainer {
@@ -40,7 +41,7 @@ std::string Plural(std::size_t n, std::string_view noun) { return fmt::format("{
 // "file:line" of a value read from a file, "" otherwise.
 std::string Location(const Origin& origin) {
   if (!origin.HasPosition()) return "";
-  return fmt::format("{}:{}", *origin.file, origin.line);
+  return fmt::format("{}:{}", Printable(*origin.file), origin.line);
 }
 
 const Tree* Visible(const ObjectDiff& d) { return d.to ? d.to : d.from; }
@@ -84,8 +85,9 @@ const char* WhenKey(Reach reach) {
 
 // "deepspeed (ClusterTrainingRuntime)", "team/torch (TrainingRuntime)".
 std::string RuntimeLabel(const Runtime& runtime) {
-  if (runtime.kind == kClusterTrainingRuntimeKind) return fmt::format("{} ({})", runtime.metadata.name, runtime.kind);
-  return fmt::format("{}/{} ({})", runtime.metadata.namespace_, runtime.metadata.name, runtime.kind);
+  const ObjectMeta& m = runtime.metadata;
+  const std::string name = runtime.kind == kClusterTrainingRuntimeKind ? m.name : m.namespace_ + "/" + m.name;
+  return Printable(fmt::format("{} ({})", name, runtime.kind));
 }
 
 // What a group is called in reports: its TrainJob, or under --runtimes-only the runtime it probes.
@@ -184,7 +186,7 @@ void AppendSide(std::string_view label, const std::optional<Tree>& value, const 
     out += fmt::format("{}{}:\n", Indent(indent), label);
   }
   for (std::size_t i = first; i < lines.size(); ++i) {
-    out += fmt::format("{}{}{}{}\n", Indent(indent + 2), color, lines[i], colors.reset);
+    out += fmt::format("{}{}{}{}\n", Indent(indent + 2), color, Printable(lines[i]), colors.reset);
   }
 }
 
@@ -431,7 +433,9 @@ std::string ChangeLine(const FieldChange& change, const std::string& reason) {
 // A workflow command: ::warning for a change, ::error for a TrainJob that could not be checked.
 std::string Annotation(std::string_view level, const Origin& where, const std::vector<std::string>& lines) {
   std::string properties;
-  if (where.HasPosition()) properties = fmt::format("file={},line={},", EscapeProperty(*where.file), where.line);
+  if (where.HasPosition()) {
+    properties = fmt::format("file={},line={},", EscapeProperty(Printable(*where.file)), where.line);
+  }
   std::string message;
   for (const std::string& line : lines) message += (message.empty() ? "" : "\n") + line;
   return fmt::format("::{} {}title=trainer diff::{}\n", level, properties, EscapeData(message));
@@ -619,7 +623,7 @@ std::string FormatJson(const Report& report, bool summary_only) {
 std::string SideLabel(const Report& report, const ObjectDiff& d, const Tree* side, const std::string& fallback) {
   if (side == nullptr) return "/dev/null";
   std::string label = fallback;
-  if (!report.by_trainjob && side->origin().file != nullptr) label = *side->origin().file;
+  if (!report.by_trainjob && side->origin().file != nullptr) label = Printable(*side->origin().file);
   return fmt::format("{} ({})", d.id.Label(), label);
 }
 

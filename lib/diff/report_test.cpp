@@ -470,6 +470,50 @@ TEST_CASE("the legacy comparison groups by TrainJob and names the reasons") {
   CHECK(json.find("\"changedTrainJobs\": 1") != std::string::npos);
 }
 
+TEST_CASE("the legacy comparison prints the TrainJob, its runtime and its file Printable in every format") {
+  std::string file = "jobs\x1b]0;x\a.yaml";
+  TrainJob job;
+  job.metadata.name = "pi\n::error ::forged";
+  job.metadata.namespace_ = "hpc\xff";
+  job.origin = Origin::Input(&file, 12, 1);
+  Runtime runtime = MakeRuntime({{"launcher", true, "rt:1"}, {"node", false, "rt:1"}}, true);
+  runtime.metadata.name = "rt\u2029x";
+  Tree legacy_jobset = JobSet({{"launcher", true, "app:2"}, {"node", false, "rt:1"}});
+  Tree current_jobset = JobSet({{"launcher", true, "app:2"}, {"node", false, "app:2"}});
+  std::vector<RenderedJob> legacy = {{&job, &runtime, {legacy_jobset}}};
+  std::vector<RenderedJob> current = {{&job, &runtime, {current_jobset}}};
+  Report report = CompareRenderings(legacy, current, {});
+  ReportOptions options;
+  const std::string heading = R"(jobs\x1b]0;x\a.yaml:12: TrainJob hpc\xff/pi\n::error ::forged changes now)";
+
+  CHECK(FormatReport(report, options).starts_with(heading + "\n  JobSet ns/job\n"));
+  options.summary_only = true;
+  CHECK(FormatReport(report, options) ==
+        "Changed TrainJobs by runtime:\n"
+        "  rt\\u2029x (ClusterTrainingRuntime): 1 TrainJob — MPI nodes now run the TrainJob image (1 now)\n"
+        "\n"
+        "1 TrainJob checked: 1 changed (1 now), 0 unchanged\n");
+  options.summary_only = false;
+  options.format = ReportFormat::kBrief;
+  CHECK(FormatReport(report, options) == heading + ": 1 field in 1 object (MPI nodes now run the TrainJob image)\n");
+  options.format = ReportFormat::kUnified;
+  CHECK(FormatReport(report, options).starts_with("# " + heading + "\n--- JobSet ns/job (legacy)\n"));
+  options.format = ReportFormat::kGithub;
+  CHECK(
+      FormatReport(report, options)
+          .starts_with(
+              R"(::warning file=jobs\x1b]0;x\a.yaml,line=12,title=trainer diff::TrainJob hpc\xff/pi\n::error ::forged changes)"));
+
+  report.groups[0].objects.clear();
+  report.groups[0].errors.push_back(Diagnostic{{}, Subject(job), "spec", "broken"});
+  options.format = ReportFormat::kHuman;
+  CHECK(FormatReport(report, options) ==
+        R"(jobs\x1b]0;x\a.yaml:12: TrainJob hpc\xff/pi\n::error ::forged: could not be checked)"
+        "\n"
+        R"(  TrainJob hpc\xff/pi\n::error ::forged: spec: broken)"
+        "\n\n0 TrainJobs checked: 0 changed, 0 unchanged; 1 could not be checked\n");
+}
+
 TEST_CASE("the migration check classes each TrainJob by the state of the cluster, first match wins") {
   auto job = [](std::string name) {
     TrainJob j;
@@ -677,6 +721,58 @@ TEST_CASE("report formats are parsed by name") {
   CHECK(ParseReportFormat("unified") == ReportFormat::kUnified);
   CHECK(ParseReportFormat("github") == ReportFormat::kGithub);
   CHECK_FALSE(ParseReportFormat("yaml").has_value());
+}
+
+TEST_CASE("names, file names and the lines of values are printed Printable in every format") {
+  const std::string file = "in\n::error ::x\xff.yaml";
+  const std::string meta =
+      "kind: ConfigMap\nmetadata: {name: \"cm\\n::error ::forged\\e[31m\\a\", namespace: \"ml\\u2028\"}\n";
+  std::vector<Tree> from = ReadObjectStream(meta + "script: \"a\\nb\\e[2J\\nc\\u2028d\\n\"\n", &file);
+  std::vector<Tree> to = ReadObjectStream(
+      meta + "script: \"a\\nB\\e[2J\\nc\\u2028d\\n\"\nnotes: \"first\\u2028line\\nsecond \\u0085 x\\n\"\n", &file);
+  Report report = CompareStreams(from, to, {});
+  ReportOptions options;
+  const std::string label = R"(ConfigMap ml\u2028/cm\n::error ::forged\x1b[31m\a)";
+  const std::string where = R"(in\n::error ::x\xff.yaml:1)";
+
+  SUBCASE("human: the heading, each line of a line diff, each line of a YAML block") {
+    CHECK(FormatReport(report, options) == where + ": " + label +
+                                               "\n"
+                                               "  notes\n"
+                                               "    old: (none)\n"
+                                               "    new: |\n"
+                                               "      first\\u2028line\n"
+                                               "      second \\u0085 x\n"
+                                               "  script\n"
+                                               "    @@ -1,3 +1,3 @@\n"
+                                               "     a\n"
+                                               "    -b\\x1b[2J\n"
+                                               "    +B\\x1b[2J\n"
+                                               "     c\\u2028d\n"
+                                               "\n"
+                                               "1 object compared: 1 changed (2 fields), 0 unchanged\n");
+  }
+  SUBCASE("brief") {
+    options.format = ReportFormat::kBrief;
+    CHECK(FormatReport(report, options) == where + ": " + label + " changes 2 fields\n");
+  }
+  SUBCASE("github: Printable, then the workflow command's own escapes") {
+    options.format = ReportFormat::kGithub;
+    CHECK(FormatReport(report, options) ==
+          "::warning file=in\\n%3A%3Aerror %3A%3Ax\\xff.yaml,line=1,title=trainer diff::" + label +
+              " changes 2 fields%0Anotes: (none) → \"first\\u2028line\\nsecond \\u0085 x\\n\"%0A"
+              "script: \"a\\nb\\x1b[2J\\nc\\u2028d\\n\" → \"a\\nB\\x1b[2J\\nc\\u2028d\\n\"\n");
+  }
+  SUBCASE("unified: the headers and each line") {
+    options.format = ReportFormat::kUnified;
+    options.context = 0;
+    std::string out = FormatReport(report, options);
+    CHECK(out.starts_with("--- " + label + " (" + R"(in\n::error ::x\xff.yaml)" + ")\n+++ " + label + " (" +
+                          R"(in\n::error ::x\xff.yaml)" + ")\n"));
+    CHECK(out.find("\n+notes: |\n+  first\\u2028line\n+  second \\u0085 x\n") != std::string::npos);
+    CHECK(std::none_of(out.begin(), out.end(), [](char c) { return c == '\x1b' || c == '\a' || c == '\r'; }));
+    CHECK(out.find("\u2028") == std::string::npos);
+  }
 }
 
 }  // namespace trainer

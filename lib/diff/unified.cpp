@@ -8,6 +8,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "util/quote.h"
 #include "yaml/writer.h"
 
 namespace trainer {
@@ -282,7 +283,11 @@ std::string UnifiedHunks(const YamlLines& from, const YamlLines& to, std::size_t
     for (std::size_t k = begin; k < stop; ++k) {
       const char* color = ops[k].type == '-' ? colors.removed : ops[k].type == '+' ? colors.added : "";
       const char* reset = ops[k].type == ' ' ? "" : colors.reset;
-      out += fmt::format("{}{}{}{}\n", color, ops[k].type, *ops[k].line, reset);
+      out += color;
+      out += ops[k].type;
+      AppendPrintable(*ops[k].line, out);  // a line of a value holds no break, nothing for a terminal
+      out += reset;
+      out += '\n';
     }
     i = stop;
   }

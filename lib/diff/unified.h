@@ -24,8 +24,8 @@ struct DiffColors {
   static DiffColors On();
 };
 
-// The hunks ("@@ -a,b +c,d @@" and their lines) turning `from` into `to` with `context` lines of
-// context around each change; "" when the two are equal.
+// The hunks ("@@ -a,b +c,d @@" and their lines, each Printable: util/quote.h) turning `from` into
+// `to` with `context` lines of context around each change; "" when the two are equal.
 std::string UnifiedHunks(const std::vector<std::string>& from, const std::vector<std::string>& to, std::size_t context,
                          const DiffColors& colors = {});
 

@@ -15,6 +15,7 @@
 #include "diff/diff.h"
 #include "diff/unified.h"
 #include "util/error.h"
+#include "util/quote.h"
 #include "yaml/reader.h"
 #include "yaml/writer.h"
 
@@ -193,7 +194,7 @@ class CaseRunner {
 
   void Run() {
     for (const std::string& name : StrayTemporaries(result_.dir)) {
-      Unfixable(name + ": a temporary file left by an interrupted trainer run; remove it");
+      Unfixable(Printable(name) + ": a temporary file left by an interrupted trainer run; remove it");
     }
     bool has_input = Has(kInput);
     bool has_args = Has(kArgs);
@@ -224,7 +225,7 @@ class CaseRunner {
     for (std::size_t i = 0; i < args_paths.size(); ++i) {
       if (!NamesShared(written[i]) || fs_.Stat(args_paths[i]) != FileSystem::Kind::kMissing) continue;
       result_.status = CaseResult::Status::kSkipped;
-      result_.report.push_back(args_paths[i] + " is absent (../shared is not beside this checkout)");
+      result_.report.push_back(Printable(args_paths[i]) + " is absent (../shared is not beside this checkout)");
       return;
     }
     // Checked before rendering, so that a wrong path cannot make --update replace the expected
@@ -395,7 +396,7 @@ class CaseRunner {
       Unfixable(fmt::format(
           "the case says it depends on the plugin order, but TRAINER_PLUGIN_ORDER={} changes nothing: update or "
           "remove {}",
-          options_.plugin_order, PathOf(kOrderDependent)));
+          options_.plugin_order, Printable(PathOf(kOrderDependent))));
     }
   }
 
@@ -450,7 +451,7 @@ class CaseRunner {
     if (expected == rendered) return {};
     std::vector<std::string> lines;
     if (!options_.plugin_order.empty()) lines.push_back("with TRAINER_PLUGIN_ORDER=" + options_.plugin_order + ":");
-    lines.push_back(fmt::format("--- {} (expected{})", path, stands_in ? ", as legacy.yaml is absent" : ""));
+    lines.push_back(fmt::format("--- {} (expected{})", Printable(path), stands_in ? ", as legacy.yaml is absent" : ""));
     lines.push_back(fmt::format("+++ trainer{} output (actual)", legacy ? " --legacy" : ""));
     std::string hunks = UnifiedHunks(SplitLines(expected), SplitLines(rendered), 3);
     if (hunks.empty()) hunks = "(the lines are the same: the two differ in the newline at the end)";
@@ -497,20 +498,32 @@ void CollectCases(const stdfs::path& dir, std::vector<std::string>& out) {
   }
 }
 
-std::string XmlEscape(std::string_view text) {
+// `text` with each of its lines Printable (util/quote.h), the line breaks between them kept.
+std::string PrintableLines(std::string_view text) {
   std::string out;
-  for (char c : text) {
+  for (std::size_t start = 0;;) {
+    std::size_t end = text.find('\n', start);
+    AppendPrintable(text.substr(start, end == std::string_view::npos ? end : end - start), out);
+    if (end == std::string_view::npos) return out;
+    out.push_back('\n');
+    start = end + 1;
+  }
+}
+
+// `text` as XML 1.0 character data or, for an `attribute`, as a quoted attribute value that keeps
+// its line breaks. Well-formed whatever `text` holds: its lines are Printable, which leaves no
+// control character, no invalid UTF-8 and no noncharacter that XML 1.0 cannot hold.
+std::string XmlEscape(std::string_view text, bool attribute = false) {
+  std::string out;
+  for (char c : PrintableLines(text)) {
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += "&apos;"; break;
-      case '\n':
-      case '\t': out += c; break;
-      default:
-        // XML 1.0 has no way to write the other control characters.
-        out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
+      case '\n': out += attribute ? "&#10;" : "\n"; break;
+      default: out += c;
     }
   }
   return out;
@@ -619,14 +632,16 @@ std::string FormatText(const SuiteResult& result) {
   std::string out;
   for (const CaseResult& c : result.cases) {
     switch (c.status) {
-      case CaseResult::Status::kSkipped: out += fmt::format("SKIP {}: {}\n", c.dir, Join(c.report, " ")); continue;
-      case CaseResult::Status::kFailed: out += fmt::format("FAIL {}\n", c.dir); break;
+      case CaseResult::Status::kSkipped:
+        out += fmt::format("SKIP {}: {}\n", Printable(c.dir), PrintableLines(Join(c.report, " ")));
+        continue;
+      case CaseResult::Status::kFailed: out += fmt::format("FAIL {}\n", Printable(c.dir)); break;
       case CaseResult::Status::kPassed:
         if (c.action.empty()) continue;
-        out += fmt::format("{} {}: {}\n", c.recorded ? "NEW" : "UPDATED", c.dir, c.action);
+        out += fmt::format("{} {}: {}\n", c.recorded ? "NEW" : "UPDATED", Printable(c.dir), c.action);
         break;
     }
-    for (const std::string& line : c.report) out += "  " + line + "\n";
+    for (const std::string& line : c.report) out += "  " + PrintableLines(line) + "\n";
     if (c.status == CaseResult::Status::kFailed && !c.action.empty()) out += "  updated: " + c.action + "\n";
   }
   out += fmt::format("{} passed, {} failed", result.passed, result.failed);
@@ -645,7 +660,8 @@ std::string FormatJUnit(const SuiteResult& result) {
     stdfs::path dir(c.dir);
     std::string parent = dir.parent_path().string();
     std::string open = fmt::format(R"(    <testcase classname="{}" name="{}")",
-                                   XmlEscape(parent.empty() ? "." : parent), XmlEscape(dir.filename().string()));
+                                   XmlEscape(Printable(parent.empty() ? "." : parent), true),
+                                   XmlEscape(Printable(dir.filename().string()), true));
     std::string report = Join(c.report, "\n");
     switch (c.status) {
       case CaseResult::Status::kPassed:
@@ -659,11 +675,12 @@ std::string FormatJUnit(const SuiteResult& result) {
       case CaseResult::Status::kFailed:
         out += open + ">\n" +
                fmt::format("      <failure message=\"{}\" type=\"mismatch\">{}</failure>\n",
-                           XmlEscape(FailureMessage(c)), XmlEscape(report)) +
+                           XmlEscape(FailureMessage(c), true), XmlEscape(report)) +
                "    </testcase>\n";
         break;
       case CaseResult::Status::kSkipped:
-        out += open + ">\n" + fmt::format("      <skipped message=\"{}\"/>\n", XmlEscape(report)) + "    </testcase>\n";
+        out += open + ">\n" + fmt::format("      <skipped message=\"{}\"/>\n", XmlEscape(report, true)) +
+               "    </testcase>\n";
         break;
     }
   }

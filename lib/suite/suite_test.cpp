@@ -612,4 +612,77 @@ TEST_CASE("the JUnit report escapes XML and names each case by its folder") {
         "</testsuites>\n");
 }
 
+namespace {
+
+// A failed case of the folder `dir` with the report `lines`.
+CaseResult Failed(std::string dir, Lines lines) {
+  return {std::move(dir), CaseResult::Status::kFailed, std::move(lines), "", false, {}};
+}
+
+}  // namespace
+
+TEST_CASE("the text report prints case folders and report lines Printable, each line its own") {
+  SuiteResult result;
+  result.cases.push_back(
+      Failed("s/c\n::error ::forged\x1b[31m\a\u2028\xff",
+             {"current.yaml: JobSet j\r:", "  script: the string changed:\n      -a\x1b[2J\n      +b"}));
+  result.cases.push_back({"s/skip\x1b", CaseResult::Status::kSkipped, {"x\a is absent"}, "", false, {}});
+  result.cases.push_back({"s/new\x9b", CaseResult::Status::kPassed, {}, "wrote current.yaml", true, {}});
+  result.passed = 1;
+  result.failed = 1;
+  result.skipped = 1;
+  CHECK(FormatText(result) ==
+        "FAIL s/c\\n::error ::forged\\x1b[31m\\a\\u2028\\xff\n"
+        "  current.yaml: JobSet j\\r:\n"
+        "    script: the string changed:\n"
+        "      -a\\x1b[2J\n"
+        "      +b\n"
+        "SKIP s/skip\\x1b: x\\a is absent\n"
+        "NEW s/new\\x9b: wrote current.yaml\n"
+        "1 passed, 1 failed, 1 skipped\n");
+}
+
+TEST_CASE("the JUnit report holds only characters XML 1.0 allows, whatever a case folder is named") {
+  SuiteResult result;
+  result.cases.push_back(Failed("s\x01/a\n::error ::x\x1b\xff\xef\xbf\xbe", {"first\x0b line", "  second\x1b line\r"}));
+  result.cases.push_back({"s/skip", CaseResult::Status::kSkipped, {"a\nb"}, "", false, {}});
+  result.failed = 1;
+  result.skipped = 1;
+  CHECK(FormatJUnit(result) ==
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<testsuites name=\"trainer test\" tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"1\">\n"
+        "  <testsuite name=\"trainer test\" tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"1\">\n"
+        "    <testcase classname=\"s\\x01\" name=\"a\\n::error ::x\\x1b\\xff\\ufffe\">\n"
+        "      <failure message=\"first\\v line\" type=\"mismatch\">first\\v line\n  second\\x1b line\\r</failure>\n"
+        "    </testcase>\n"
+        "    <testcase classname=\"s\" name=\"skip\">\n"
+        "      <skipped message=\"a&#10;b\"/>\n"
+        "    </testcase>\n"
+        "  </testsuite>\n"
+        "</testsuites>\n");
+}
+
+TEST_CASE("a case in a folder whose name holds a line break reports the positions in it Printable") {
+  testing::FakeFileSystem fs;
+  const std::string dir = "s/c\n::error ::forged\x1b";
+  fs.files[dir + "/input.yaml"] = Replace(kInput, "metadata: {name: job}", "metadata: {name: \"job\\a\"}");
+  fs.files[dir + "/current.yaml"] = kExpected;
+  CaseResult r = RunCase(dir, SuiteMode::kCheck, fs);
+  CHECK(r.status == CaseResult::Status::kFailed);
+  const std::string at =
+      R"(  s/c\n::error ::forged\x1b/input.yaml:11:12: TrainJob default/job\a: metadata.name: Invalid value: )";
+  CHECK(r.report ==
+        Lines{"obsolete current.yaml: the rendering now fails:",
+              at + "metadata.name must match RFC 1035 DNS label format",
+              at + "\"job\\a\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' "
+                   "or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
+                   "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"});
+}
+
+TEST_CASE("CompareObjects names objects Printable") {
+  const std::string file = "current.yaml";
+  std::vector<Tree> expected = ReadYamlStream("{kind: ConfigMap, metadata: {name: \"a\\nb\\e\"}}", &file);
+  CHECK(CompareObjects(file, expected, {}) == Lines{"current.yaml: ConfigMap a\\nb\\x1b: expected, not rendered"});
+}
+
 }  // namespace trainer

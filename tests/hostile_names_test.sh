@@ -71,4 +71,75 @@ check "--output-dir renders" test $? = 0
 check "three files, all directly in the directory" test "$(find dir -mindepth 1 -maxdepth 1 -type f -name '*.yaml' | wc -l)" = 3 -a \
   "$(find dir -mindepth 1 | wc -l)" = 3
 
+# Names in reports and diagnostics, in every format: printed as they are when printable, otherwise
+# escaped as Go escapes them (Printable in lib/util/quote.h), so that none starts a line, forges
+# a GitHub workflow command or reaches the terminal as a control. `printable FILE` checks that FILE
+# is UTF-8 with no control character but LF and tab, no NEL, LS or PS, and no line starting
+# "::error" (the forged command; these runs report no error of their own).
+printable() {
+  python3 - "$1" <<'EOF'
+import sys
+try:
+    text = open(sys.argv[1], "rb").read().decode("utf-8")
+except UnicodeDecodeError:
+    sys.exit(1)
+bad = [c for c in text if (ord(c) < 0x20 and c not in "\n\t") or 0x7f <= ord(c) <= 0x9f or c in "\u2028\u2029"]
+sys.exit(1 if bad or any(line.startswith("::error") for line in text.split("\n")) else 0)
+EOF
+}
+forged='job\n::error file=x::forged\e[31m\a\u2028'  # YAML double-quoted text
+shown='job\n::error file=x::forged\x1b[31m\a\u2028'  # as printed
+
+# trainer diff FROM TO reads any name; the files' names hold a line break and a byte that is no UTF-8.
+from=$'from\n::error ::x\xff.yaml' to=$'to\n::error ::x\xff.yaml'
+meta="kind: ConfigMap
+metadata: {name: \"$forged\", namespace: \"ml\\u0085\"}"
+printf '%s\nscript: "a\\nb\\e[2J\\nc\\n"\n' "$meta" >"$from"
+printf '%s\nscript: "a\\nB\\e[2J\\nc\\n"\nnotes: "one\\u2028two\\nthree\\n"\n' "$meta" >"$to"
+heading='to\n::error ::x\xff.yaml:1: ConfigMap ml\u0085/'$shown
+for format in human brief unified github; do
+  "$trainer" diff -o $format "$from" "$to" >diff.$format 2>err
+  check "diff -o $format of hostile names reports a difference" test $? = 1 -a ! -s err
+  check "diff -o $format prints no raw control, break or forged command" printable diff.$format
+done
+check "human: the heading" grep -qxF "$heading" diff.human
+check "human: each line of the line diff" grep -qxF -e '    -b\x1b[2J' diff.human
+check "human: each line of a YAML block" grep -qxF -e '      one\u2028two' diff.human
+check "brief: the heading" grep -qxF "$heading changes 2 fields" diff.brief
+check "unified: the header" grep -qxF -- "+++ ConfigMap ml\\u0085/$shown (to\\n::error ::x\\xff.yaml)" diff.unified
+check "github: the annotation" grep -qF "::warning file=to\\n%3A%3Aerror %3A%3Ax\\xff.yaml,line=1,title=trainer diff::ConfigMap ml\\u0085/$shown changes" diff.github
+
+# The migration check names the TrainJob in its headings; diagnostics name it as their subject.
+input rt ml "$forged" | sed 's/^spec: {runtimeRef: {name: "rt"}}$/spec: {runtimeRef: {name: "rt"}, trainer: {image: app}}/' >job.yaml
+for format in human brief unified github; do
+  "$trainer" diff --legacy --validate=ignore -o $format job.yaml >legacy.$format 2>err
+  check "diff --legacy -o $format of a hostile TrainJob name reports a change" test $? = 1 -a ! -s err
+  check "diff --legacy -o $format prints no raw control, break or forged command" printable legacy.$format
+done
+check "diff --legacy: the heading" grep -qxF "job.yaml:19: TrainJob ml/$shown changes now" legacy.human
+"$trainer" render job.yaml >out 2>err
+check "a hostile TrainJob name fails validation" test $? = 2 -a ! -s out
+check "with one diagnostic a line, each naming the TrainJob escaped" test "$(grep -cF "job.yaml:21:12: TrainJob ml/$shown: metadata.name: Invalid value: " err)" = 2 -a "$(wc -l <err)" = 2
+check "diagnostics print no raw control, break or forged command" printable err
+
+# trainer test: a case folder whose name holds them and a byte that is no UTF-8, in every format.
+case=$'suite/c\n::error file=x::forged\e[31m\a\u2028\xff'
+mkdir -p "$case"
+input rt ml "$forged" >"$case/input.yaml"
+"$trainer" test suite >test.text 2>err
+check "trainer test of a hostile folder name fails its case" test $? = 1 -a ! -s err
+check "the text report prints no raw control, break or forged command" printable test.text
+check "the text report names the case escaped" grep -qxF 'FAIL suite/c\n::error file=x::forged\x1b[31m\a\u2028\xff' test.text
+"$trainer" test -o junit suite >test.xml 2>err
+check "trainer test -o junit of a hostile folder name fails its case" test $? = 1 -a ! -s err
+check "the JUnit report prints no raw control, break or forged command" printable test.xml
+python3 -c '
+import sys, xml.dom.minidom, xml.etree.ElementTree as ET
+want = r"c\n::error file=x::forged\x1b[31m\a\u2028\xff"
+names = [t.get("name") for t in ET.parse("test.xml").getroot().iter("testcase")]
+dom = [t.getAttribute("name") for t in xml.dom.minidom.parse("test.xml").getElementsByTagName("testcase")]
+sys.exit(0 if names == dom == [want] else 1)
+'
+check "the JUnit report is well-formed XML naming the case escaped" test $? = 0
+
 finish hostile-names

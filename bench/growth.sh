@@ -141,6 +141,17 @@ gen_symlink_dag() {
     ln -s "../l$((i - 1))" "$2/dag/l$i/b"
   done
 }
+# 11. A runtime of N replicatedJobs, each with a node container (the JobSet plugin pairs PodSets
+# with Jobs by name).
+gen_replicated_jobs() {
+  { printf 'apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata:\n  name: plain\n'
+    printf 'spec:\n  template:\n    spec:\n      replicatedJobs:\n'
+    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) {
+      printf "        - name: j%d\n          template:\n            spec:\n              template:\n                spec:\n", i
+      printf "                  containers:\n                    - name: node\n                      image: python:3.12\n" } }'
+    trainjob
+  } >"$2/in.yaml"
+}
 
 # ---- rows: name, sizes, expected exit status, command (DIR stands for the inputs' folder) ----
 # Sizes double, the largest taking about a second once the row is linear.
@@ -157,8 +168,9 @@ row flow_brackets "25000 50000 100000" 2 "render DIR/in.yaml"
 row flow_items "25000 50000 100000" 2 "render DIR/in.yaml"
 row mpi_nodes "40000 80000 160000" 0 "render --validate=ignore DIR/in.yaml"
 row symlink_dag "4 8 16" 0 "render --validate=ignore DIR/dag"
+row replicated_jobs "4000 8000 16000" 0 "render --validate=ignore DIR/in.yaml"
 order=(runtime_env merge_volumes runtime_patches trainjob_env runtime_not_found unified_diff test_expected
-       flow_brackets flow_items mpi_nodes symlink_dag)
+       flow_brackets flow_items mpi_nodes symlink_dag replicated_jobs)
 ((${#rows[@]})) || rows=("${order[@]}")
 
 # grew A B: the factor from A to B.

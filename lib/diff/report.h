@@ -119,9 +119,9 @@ struct ReportOptions;
 // `runtimes_only`, the TrainJobs are a probe of each runtime (ProbeTrainJob; the report is
 // by_runtime, every probe classed kNow) instead of `inputs.jobs`. Each TrainJob's two renderings
 // are compared as soon as they are made, and only the changed objects (and those with ignored
-// changes) are kept, without their renderings, so that memory grows with the report: a report for -o unified needs
-// `unified`, the options it will be formatted with (ReportObject::unified). The report owns the probes; `inputs` must
-// outlive it. Throws OutputLimitError.
+// changes) are kept, without the renderings, so that memory grows with the report: a report for
+// -o unified needs `unified`, the options it will be formatted with (ReportObject::unified). The
+// report owns the probes; `inputs` must outlive it. Throws OutputLimitError.
 Report CheckMigration(const Inputs& inputs, const RenderOptions& options, const std::vector<IgnoreRule>& ignore,
                       std::vector<Diagnostic>* warnings, bool runtimes_only = false,
                       const ReportOptions* unified = nullptr);

@@ -78,8 +78,8 @@ struct RenderedJob {
 
 // Every TrainJob of `inputs` rendered (which must outlive the result: origins point into it), each
 // first judged by the TrainJob webhook as options.validate says; its warnings go to `warnings`
-// when given. For comparing renderings (diff --legacy); RenderTo prints them. All or nothing:
-// throws Error holding every problem of every TrainJob.
+// when given. For comparing whole renderings (CompareRenderings); RenderTo prints them. All or
+// nothing: throws Error holding every problem of every TrainJob.
 std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
                                     std::vector<Diagnostic>* warnings = nullptr);
 

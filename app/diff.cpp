@@ -140,16 +140,20 @@ class StreamReader {
   bool stdin_read_ = false;
 };
 
-int Finish(const Report& report, const DiffFlags& flags) {
-  const int status = Summarize(report).Differs() && !flags.exit_zero ? kDifferences : kNoDifferences;
-  if (flags.quiet) return status;
+ReportOptions Options(const DiffFlags& flags) {
   ReportOptions options;
   options.format = *ParseReportFormat(flags.output);
   options.context = static_cast<std::size_t>(flags.context);
   options.summary_only = flags.summary;
   options.color =
       (options.format == ReportFormat::kHuman || options.format == ReportFormat::kUnified) && UseColor(flags.color);
-  std::string out = FormatReport(report, options);
+  return options;
+}
+
+int Finish(const Report& report, const DiffFlags& flags) {
+  const int status = Summarize(report).Differs() && !flags.exit_zero ? kDifferences : kNoDifferences;
+  if (flags.quiet) return status;
+  std::string out = FormatReport(report, Options(flags));
   WriteStdout(out);
   return status;
 }
@@ -230,7 +234,9 @@ int RunDiff(const DiffFlags& flags) {
   std::vector<Diagnostic> warnings = inputs.warnings;
   // Keep going: the problems of the inputs and of each TrainJob are reported after the report of
   // every TrainJob that could be checked, and the exit status is then 2.
-  Report report = CheckMigration(inputs, render, ignore, &warnings, flags.runtimes_only);
+  const ReportOptions options = Options(flags);
+  const bool unified = options.format == ReportFormat::kUnified && !flags.quiet;
+  Report report = CheckMigration(inputs, render, ignore, &warnings, flags.runtimes_only, unified ? &options : nullptr);
   for (const Diagnostic& warning : warnings) std::cerr << FormatWarning(warning) << '\n';
   std::vector<Diagnostic> errors = inputs.errors;
   for (const ReportGroup& group : report.groups) errors.insert(errors.end(), group.errors.begin(), group.errors.end());

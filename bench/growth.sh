@@ -3,7 +3,8 @@
 # than linear time or memory, generates inputs at doubling sizes, runs trainer on each, and prints
 # the wall time, CPU time and peak RSS per size (bench/measure, fastest of R runs). A row is
 # "linear" when doubling the two largest sizes multiplies both CPU time and peak RSS by at most
-# 2.5; the script exits 1 when any row is SUPER-LINEAR (or a run fails or times out).
+# 2.5, and within its bound of memory per item where it has one; the script exits 1 when any row
+# is SUPER-LINEAR or over its bound (or a run fails or times out).
 #
 #   bench/growth.sh [--build DIR] [--repeat R] [--timeout S] [ROW...]   (default R = 3, S = 120)
 #
@@ -115,18 +116,21 @@ gen_test_expected() {
 gen_flow_brackets() { awk -v n="$1" 'BEGIN { printf "a: "; for (i = 0; i < n; i++) printf "["; print "" }' >"$2/in.yaml"; }
 # 8. Flow-style nesting: "[a, " N times.
 gen_flow_items() { awk -v n="$1" 'BEGIN { printf "a: "; for (i = 0; i < n; i++) printf "[a, "; print "" }' >"$2/in.yaml"; }
+# An MPI runtime named $1, its launcher and nodes running mpi:1.
+mpi_runtime() {
+  printf 'apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata:\n  name: %s\n' "$1"
+  printf 'spec:\n  mlPolicy:\n    numNodes: 1\n    mpi:\n      numProcPerNode: 1\n      sshAuthMountPath: /root/.ssh\n'
+  printf '  template:\n    spec:\n      replicatedJobs:\n'
+  printf '        - name: launcher\n          template:\n            metadata:\n              labels:\n'
+  printf '                trainer.kubeflow.org/trainjob-ancestor-step: trainer\n'
+  printf '            spec:\n              template:\n                spec:\n'
+  printf '                  containers:\n                    - name: node\n                      image: mpi:1\n'
+  printf '        - name: node\n          template:\n            spec:\n              template:\n                spec:\n'
+  printf '                  containers:\n                    - name: node\n                      image: mpi:1\n'
+}
 # 9. An MPI TrainJob of N nodes (the hostfile lists every node).
 gen_mpi_nodes() {
-  { printf 'apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata:\n  name: plain\n'
-    printf 'spec:\n  mlPolicy:\n    numNodes: 1\n    mpi:\n      numProcPerNode: 1\n      sshAuthMountPath: /root/.ssh\n'
-    printf '  template:\n    spec:\n      replicatedJobs:\n'
-    printf '        - name: launcher\n          template:\n            metadata:\n              labels:\n'
-    printf '                trainer.kubeflow.org/trainjob-ancestor-step: trainer\n'
-    printf '            spec:\n              template:\n                spec:\n'
-    printf '                  containers:\n                    - name: node\n                      image: mpi:1\n'
-    printf '        - name: node\n          template:\n            spec:\n              template:\n                spec:\n'
-    printf '                  containers:\n                    - name: node\n                      image: mpi:1\n'
-    trainjob
+  { mpi_runtime plain; trainjob
     printf '  trainer:\n    numNodes: %d\n' "$1"
   } >"$2/in.yaml"
 }
@@ -141,10 +145,31 @@ gen_symlink_dag() {
     ln -s "../l$((i - 1))" "$2/dag/l$i/b"
   done
 }
+# 11. A runtime of N replicatedJobs, each with a node container (the JobSet plugin pairs PodSets
+# with Jobs by name).
+gen_replicated_jobs() {
+  { printf 'apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata:\n  name: plain\n'
+    printf 'spec:\n  template:\n    spec:\n      replicatedJobs:\n'
+    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) {
+      printf "        - name: j%d\n          template:\n            spec:\n              template:\n                spec:\n", i
+      printf "                  containers:\n                    - name: node\n                      image: python:3.12\n" } }'
+    trainjob
+  } >"$2/in.yaml"
+}
+# 12. `trainer diff --legacy` of N TrainJobs, every other one of an MPI runtime (whose nodes change
+# image) and the others of a plain one (unchanged).
+gen_diff_legacy() {
+  { runtime_head; node_container; printf -- '---\n'; mpi_runtime mpi
+    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) {
+      printf "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: job-%d\n", i
+      printf "spec:\n  runtimeRef:\n    name: %s\n  trainer:\n    image: train:%d\n", (i % 2 ? "mpi" : "plain"), i } }'
+  } >"$2/in.yaml"
+}
 
 # ---- rows: name, sizes, expected exit status, command (DIR stands for the inputs' folder) ----
-# Sizes double, the largest taking about a second once the row is linear.
-declare -A sizes status command
+# Sizes double, the largest taking about a second once the row is linear. A row may also bound the
+# memory each item adds: the peak RSS's growth from the smallest size to the largest, per item.
+declare -A sizes status command kib_per_item
 row() { sizes[$1]="$2"; status[$1]="$3"; command[$1]="$4"; }
 row runtime_env "12500 25000 50000" 0 "render --validate=ignore DIR/in.yaml"
 row merge_volumes "7500 15000 30000" 0 "render --validate=ignore DIR/in.yaml"
@@ -157,8 +182,11 @@ row flow_brackets "25000 50000 100000" 2 "render DIR/in.yaml"
 row flow_items "25000 50000 100000" 2 "render DIR/in.yaml"
 row mpi_nodes "40000 80000 160000" 0 "render --validate=ignore DIR/in.yaml"
 row symlink_dag "4 8 16" 0 "render --validate=ignore DIR/dag"
+row replicated_jobs "4000 8000 16000" 0 "render --validate=ignore DIR/in.yaml"
+row diff_legacy "5000 10000 20000" 1 "diff --legacy DIR/in.yaml"
+kib_per_item[diff_legacy]=6
 order=(runtime_env merge_volumes runtime_patches trainjob_env runtime_not_found unified_diff test_expected
-       flow_brackets flow_items mpi_nodes symlink_dag)
+       flow_brackets flow_items mpi_nodes symlink_dag replicated_jobs diff_legacy)
 ((${#rows[@]})) || rows=("${order[@]}")
 
 # grew A B: the factor from A to B.
@@ -168,7 +196,7 @@ failed=0
 printf '%-18s %8s %10s %10s %10s\n' row size "wall ms" "CPU ms" "RSS MiB"
 for name in "${rows[@]}"; do
   [[ -n "${sizes[$name]:-}" ]] || { echo "growth: no row $name" >&2; exit 2; }
-  cpu=() rss=() verdict=""
+  cpu=() rss=() ns=() verdict=""
   for n in ${sizes[$name]}; do
     dir="$work/$name-$n"
     mkdir -p "$dir"
@@ -178,7 +206,7 @@ for name in "${rows[@]}"; do
     if out=$("$measure" "$repeat" /dev/null "${want[@]}" -- timeout "$limit" "$trainer" "${args[@]}" 2>"$work/err"); then
       read -r wall kib c <<<"$out"
       printf '%-18s %8d %10.1f %10.1f %10.1f\n' "$name" "$n" "$wall" "$c" "$(awk -v k="$kib" 'BEGIN { print k / 1024 }')"
-      cpu+=("$c") rss+=("$kib")
+      cpu+=("$c") rss+=("$kib") ns+=("$n")
     else
       printf '%-18s %8d %10s  (failed or over %ss: %s)\n' "$name" "$n" "-" "$limit" "$(head -c 100 "$work/err")"
       verdict="SUPER-LINEAR"
@@ -191,6 +219,14 @@ for name in "${rows[@]}"; do
     t=$(grew "${cpu[k - 2]}" "${cpu[k - 1]}") m=$(grew "${rss[k - 2]}" "${rss[k - 1]}")
     verdict=$(awk -v t="$t" -v m="$m" 'BEGIN { print (t <= 2.5 && m <= 2.5) ? "linear" : "SUPER-LINEAR" }')
     verdict="$verdict (doubling: CPU x$t, RSS x$m)"
+    if [[ -n "${kib_per_item[$name]:-}" ]]; then
+      per=$(awk -v a="${rss[0]}" -v b="${rss[k - 1]}" -v n="${ns[0]}" -v m="${ns[k - 1]}" 'BEGIN { printf "%.2f", (b - a) / (m - n) }')
+      if awk -v p="$per" -v max="${kib_per_item[$name]}" 'BEGIN { exit !(p > max) }'; then
+        verdict="TOO MUCH MEMORY ($per KiB per item, at most ${kib_per_item[$name]})"
+      else
+        verdict="$verdict, $per KiB per item (at most ${kib_per_item[$name]})"
+      fi
+    fi
   fi
   printf '%-18s %s\n' "$name" "$verdict"
   [[ $verdict == linear* ]] || failed=1

@@ -627,6 +627,30 @@ std::string SideLabel(const Report& report, const ObjectDiff& d, const Tree* sid
   return fmt::format("{} ({})", d.id.Label(), label);
 }
 
+// A changed object's part of the unified report.
+std::string UnifiedObject(const Report& report, const ReportObject& o, const ReportOptions& options) {
+  if (o.unified) return *o.unified;
+  DiffColors colors = options.color ? DiffColors::On() : DiffColors{};
+  std::string out;
+  YamlLines from_lines;
+  YamlLines to_lines;
+  if (o.diff.from) from_lines = WriteYamlLines(*o.diff.from);
+  if (o.diff.to) to_lines = WriteYamlLines(o.ignored.empty() ? *o.diff.to : UndoChanges(*o.diff.to, o.ignored));
+  for (const FieldChange& change : o.diff.changes) {
+    if (change.kind != FieldChange::Kind::kModified) continue;
+    if (!IsLongValue(change.from ? &*change.from : nullptr) && !IsLongValue(change.to ? &*change.to : nullptr))
+      continue;
+    out += fmt::format("{}# {}: a value of more than {} lines, shown whole: removed, then added{}\n", colors.header,
+                       FormatPath(change.path), kWholeValueLines, colors.reset);
+  }
+  out += fmt::format("{}--- {}{}\n", colors.header, SideLabel(report, o.diff, o.diff.from, report.from_label),
+                     colors.reset);
+  out +=
+      fmt::format("{}+++ {}{}\n", colors.header, SideLabel(report, o.diff, o.diff.to, report.to_label), colors.reset);
+  out += UnifiedHunks(from_lines, to_lines, options.context, colors);
+  return out;
+}
+
 std::string FormatUnified(const Report& report, const ReportOptions& options) {
   DiffColors colors = options.color ? DiffColors::On() : DiffColors{};
   std::string out;
@@ -643,23 +667,7 @@ std::string FormatUnified(const Report& report, const ReportOptions& options) {
                          colors.reset);
     }
     for (const ReportObject& o : group.objects) {
-      if (!Changed(o)) continue;
-      YamlLines from_lines;
-      YamlLines to_lines;
-      if (o.diff.from) from_lines = WriteYamlLines(*o.diff.from);
-      if (o.diff.to) to_lines = WriteYamlLines(o.ignored.empty() ? *o.diff.to : UndoChanges(*o.diff.to, o.ignored));
-      for (const FieldChange& change : o.diff.changes) {
-        if (change.kind != FieldChange::Kind::kModified) continue;
-        if (!IsLongValue(change.from ? &*change.from : nullptr) && !IsLongValue(change.to ? &*change.to : nullptr))
-          continue;
-        out += fmt::format("{}# {}: a value of more than {} lines, shown whole: removed, then added{}\n", colors.header,
-                           FormatPath(change.path), kWholeValueLines, colors.reset);
-      }
-      out += fmt::format("{}--- {}{}\n", colors.header, SideLabel(report, o.diff, o.diff.from, report.from_label),
-                         colors.reset);
-      out += fmt::format("{}+++ {}{}\n", colors.header, SideLabel(report, o.diff, o.diff.to, report.to_label),
-                         colors.reset);
-      out += UnifiedHunks(from_lines, to_lines, options.context, colors);
+      if (Changed(o)) out += UnifiedObject(report, o, options);
     }
   }
   return out;
@@ -719,7 +727,7 @@ ReportSummary Summarize(const Report& report) {
         }
       }
     }
-    s.objects += group.objects.size();
+    s.objects += group.objects.size() + group.unchanged;
     s.modified += n.modified;
     s.added += n.added;
     s.removed += n.removed;
@@ -786,57 +794,60 @@ TrainJob ProbeTrainJob(const Runtime& runtime) {
 }
 
 Report CheckMigration(const Inputs& inputs, const RenderOptions& options, const std::vector<IgnoreRule>& ignore,
-                      std::vector<Diagnostic>* warnings, bool runtimes_only) {
-  struct Owned {
-    std::vector<TrainJob> probes;
-    std::vector<RenderedJob> legacy;
-    std::vector<RenderedJob> current;
-  };
-  auto owned = std::make_shared<Owned>();
+                      std::vector<Diagnostic>* warnings, bool runtimes_only, const ReportOptions* unified) {
+  auto probes = std::make_shared<std::vector<TrainJob>>();
   if (runtimes_only) {
-    for (const Runtime& runtime : inputs.runtimes) owned->probes.push_back(ProbeTrainJob(runtime));
+    for (const Runtime& runtime : inputs.runtimes) probes->push_back(ProbeTrainJob(runtime));
   }
-  const std::vector<TrainJob>& jobs = runtimes_only ? owned->probes : inputs.jobs;
+  const std::vector<TrainJob>& jobs = runtimes_only ? *probes : inputs.jobs;
   const ClusterState state(inputs.jobsets);
-  std::unordered_map<const TrainJob*, Reach> reach;
-  for (const TrainJob& job : jobs) reach.emplace(&job, runtimes_only ? Reach::kNow : state.Classify(job));
-  auto reconciled = [&](const TrainJob& job) { return Reconciled(reach.at(&job)); };
 
-  std::vector<JobFailure> failures;
-  RenderOptions legacy = options;
-  legacy.legacy_image = true;
-  owned->legacy = RenderEachJob(inputs, jobs, legacy, reconciled, failures, warnings);
-  std::unordered_map<const TrainJob*, std::vector<Diagnostic>> failed;
-  for (JobFailure& f : failures) failed.emplace(f.job, std::move(f.errors));
-  failures.clear();
-  RenderOptions current = options;
-  current.legacy_image = false;
-  owned->current = RenderEachJob(
-      inputs, jobs, current, [&](const TrainJob& job) { return reconciled(job) && failed.count(&job) == 0; }, failures);
-  for (JobFailure& f : failures) failed.emplace(f.job, std::move(f.errors));
-
-  std::unordered_map<const TrainJob*, const RenderedJob*> from, to;
-  for (const RenderedJob& r : owned->legacy) from.emplace(r.job, &r);
-  for (const RenderedJob& r : owned->current) to.emplace(r.job, &r);
+  RenderOptions legacy_options = options;
+  legacy_options.legacy_image = true;
+  EachJobRenderer legacy(legacy_options, warnings);
+  RenderOptions current_options = options;
+  current_options.legacy_image = false;
+  EachJobRenderer current(current_options);
+  // The current renderings' size limit, when crossed: the legacy renderings' is reported before it,
+  // at whichever TrainJob crosses it, as though every legacy rendering came first.
+  std::optional<Error> current_over;
   static const std::vector<Tree> kNone;
   Report report;
   report.by_trainjob = true;
   report.by_runtime = runtimes_only;
   report.from_label = "legacy";
   report.to_label = "current";
+  report.groups.reserve(jobs.size());
   for (const TrainJob& job : jobs) {
     ReportGroup group;
     group.job = &job;
-    group.reach = reach.at(&job);
+    group.reach = runtimes_only ? Reach::kNow : state.Classify(job);
     if (runtimes_only) group.runtime = &inputs.runtimes[static_cast<std::size_t>(&job - jobs.data())];
-    if (auto f = failed.find(&job); f != failed.end()) {
-      group.errors = std::move(f->second);
-    } else if (auto a = from.find(&job); a != from.end()) {
-      auto b = to.find(&job);
-      AddObjects(group, *a->second, b == to.end() ? kNone : b->second->objects, ignore);
+    if (Reconciled(group.reach)) {
+      std::optional<RenderedJob> from = legacy.Render(inputs, job, group.errors);
+      std::optional<RenderedJob> to;
+      if (group.errors.empty() && !current_over) {
+        try {
+          to = current.Render(inputs, job, group.errors);
+        } catch (const Error& e) {
+          current_over = e;
+        }
+      }
+      if (from && group.errors.empty() && !current_over) AddObjects(group, *from, to ? to->objects : kNone, ignore);
+      // Of the comparison, the report keeps what it prints.
+      group.unchanged =
+          std::erase_if(group.objects, [](const ReportObject& o) { return !Changed(o) && o.diff.ignored == 0; });
+      group.objects.shrink_to_fit();
+      for (ReportObject& o : group.objects) {
+        if (unified && Changed(o)) o.unified = UnifiedObject(report, o, *unified);
+        o.diff.from = o.diff.to = nullptr;
+        o.ignored = {};
+      }
     }
-    report.groups.push_back(std::move(group));
+    if (!current_over) report.groups.push_back(std::move(group));
   }
+  if (current_over) throw *current_over;
+  legacy.Finish(inputs);
   // TrainJobs that did not load: their problems are among the inputs' errors, by subject.
   std::unordered_set<std::string> unloaded;
   const std::string prefix = std::string(kTrainJobKind) + " ";
@@ -844,7 +855,7 @@ Report CheckMigration(const Inputs& inputs, const RenderOptions& options, const 
     if (e.subject.starts_with(prefix)) unloaded.insert(e.subject);
   }
   report.not_loaded = unloaded.size();
-  report.keep = std::move(owned);
+  report.keep = std::move(probes);
   return report;
 }
 

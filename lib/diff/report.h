@@ -28,6 +28,9 @@ struct ReportObject {
   ObjectDiff diff;
   std::vector<std::string> reasons;  // parallel to diff.changes; "" where no known change explains it
   std::vector<FieldChange> ignored;  // the changes --ignore dropped
+  // CheckMigration keeps no renderings (diff.from and diff.to are null): a changed object's part of
+  // the unified report, made while they were at hand, when it was asked for.
+  std::optional<std::string> unified;
 };
 
 // What happens to a TrainJob of a cluster dump when the controller is upgraded, by the state the
@@ -62,6 +65,8 @@ struct ReportGroup {
   Reach reach = Reach::kNow;         // --legacy
   std::vector<Diagnostic> errors;    // --legacy: why it could not be checked (then no objects)
   std::vector<ReportObject> objects;
+  // CheckMigration: the objects found equal (no change ignored either), left out of `objects`.
+  std::size_t unchanged = 0;
 
   bool Changed() const;
   bool Checked() const { return errors.empty(); }
@@ -73,7 +78,7 @@ struct Report {
   std::string from_label;    // names the sides in unified headers: "legacy"/"current"
   std::string to_label;
   std::vector<ReportGroup> groups;
-  // What the groups point into, when the report owns it (CheckMigration).
+  // What the groups point into, when the report owns it (CheckMigration's probes).
   std::shared_ptr<const void> keep;
   // CheckMigration: TrainJobs that did not load (their problems are the inputs' errors); counted
   // among those that could not be checked.
@@ -106,14 +111,20 @@ ReportSummary Summarize(const Report& report);
 Report CompareRenderings(const std::vector<RenderedJob>& legacy, const std::vector<RenderedJob>& current,
                          const std::vector<IgnoreRule>& ignore);
 
+struct ReportOptions;
+
 // The migration check on loaded inputs: classes each TrainJob by the state the inputs record,
 // renders the reconciled ones with the legacy and with the current image behaviour, and compares
 // them. Keeps going: a TrainJob that cannot be rendered becomes a group with `errors`. With
 // `runtimes_only`, the TrainJobs are a probe of each runtime (ProbeTrainJob; the report is
-// by_runtime, every probe classed kNow) instead of `inputs.jobs`. The report owns the renderings
-// and the probes; `inputs` must outlive it. Throws OutputLimitError.
+// by_runtime, every probe classed kNow) instead of `inputs.jobs`. Each TrainJob's two renderings
+// are compared as soon as they are made, and only the changed objects (and those with ignored
+// changes) are kept, without the renderings, so that memory grows with the report: a report for
+// -o unified needs `unified`, the options it will be formatted with (ReportObject::unified). The
+// report owns the probes; `inputs` must outlive it. Throws OutputLimitError.
 Report CheckMigration(const Inputs& inputs, const RenderOptions& options, const std::vector<IgnoreRule>& ignore,
-                      std::vector<Diagnostic>* warnings, bool runtimes_only = false);
+                      std::vector<Diagnostic>* warnings, bool runtimes_only = false,
+                      const ReportOptions* unified = nullptr);
 
 // The probe TrainJob of --runtimes-only for `runtime`: named probe, in the runtime's namespace (or
 // `default`), referring to it, with spec.trainer.image trainer-probe:latest and nothing else, as

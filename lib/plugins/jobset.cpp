@@ -15,6 +15,7 @@
 
 #include "k8s/apply.h"
 #include "runtime/objects.h"
+#include "util/key_index.h"
 
 namespace trainer::plugins {
 
@@ -201,19 +202,26 @@ class JobSet : public PreComponentBuilderPlugin, public ComponentBuilderPlugin, 
     }
   }
 
+  // Each PodSet's count goes to the first replicatedJob of its name, found through an index of
+  // the names (a runtime may have thousands of Jobs).
   static void SyncParallelCount(Info& info, Tree& spec) {
+    std::vector<Tree>& rjobs = ReplicatedJobs(spec);
+    const auto name_of = [&rjobs](std::size_t i) -> std::string_view {
+      const std::string* name = rjobs[i].IsMap() ? rjobs[i].FindString("name") : nullptr;
+      return name ? std::string_view(*name) : std::string_view();
+    };
+    KeyIndex by_name;
+    by_name.Build(rjobs.size(), name_of);
     for (const PodSet& ps : info.template_spec.pod_sets) {
       if (!ps.count) continue;
-      for (Tree& rjob : ReplicatedJobs(spec)) {
-        if (NameOf(rjob) != ps.name) continue;
-        Tree& job_spec = rjob.Child("template").Child("spec");
-        // A count a plugin computed (MPI under runLauncherAsNode) stays credited to that plugin.
-        const Origin count_origin =
-            ps.count_origin.kind == Origin::Kind::kPlugin ? ps.count_origin : ps.count_origin.SetBy(kName);
-        job_spec.Set("parallelism", Tree::Int(*ps.count, count_origin));
-        job_spec.Set("completions", Tree::Int(*ps.count, count_origin));
-        break;
-      }
+      const std::size_t found = by_name.Find(ps.name, name_of);
+      if (found == KeyIndex::kAbsent) continue;
+      Tree& job_spec = rjobs[found].Child("template").Child("spec");
+      // A count a plugin computed (MPI under runLauncherAsNode) stays credited to that plugin.
+      const Origin count_origin =
+          ps.count_origin.kind == Origin::Kind::kPlugin ? ps.count_origin : ps.count_origin.SetBy(kName);
+      job_spec.Set("parallelism", Tree::Int(*ps.count, count_origin));
+      job_spec.Set("completions", Tree::Int(*ps.count, count_origin));
     }
   }
 

@@ -257,37 +257,29 @@ class JobRenderer {
   Kept warnings_kept_;
 };
 
+// A rendering that is not printed counts as the YAML it would print; `scratch` holds that of one
+// object at a time.
+void SpendRendering(OutputBudget& budget, const RenderedJob& one, std::string& scratch) {
+  for (const Tree& object : one.objects) {
+    scratch.clear();
+    WriteYaml(object, scratch);
+    budget.Spend(*one.job, scratch.size());
+  }
+}
+
 }  // namespace
 
-namespace {
-
-// RenderJobs, and with `failures` RenderEachJob.
-std::vector<RenderedJob> RenderHeld(const Inputs& inputs, const std::vector<TrainJob>& jobs,
-                                    const RenderOptions& options,
-                                    std::vector<Diagnostic>* warnings,
-                                    const std::function<bool(const TrainJob&)>& include,
-                                    std::vector<JobFailure>* failures) {
+std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
+                                    std::vector<Diagnostic>* warnings) {
   std::vector<RenderedJob> all;
-  // Each rendering is held whole for the comparison: it counts as the YAML it would print.
   OutputBudget budget(options.max_output_bytes);
-  std::string text;
+  std::string scratch;
   JobRenderer renderer(options, warnings, [&](RenderedJob& one) {
-    for (const Tree& object : one.objects) {
-      text.clear();
-      WriteYaml(object, text);
-      budget.Spend(*one.job, text.size());
-    }
+    SpendRendering(budget, one, scratch);
     all.push_back(std::move(one));
   });
   try {
-    for (const TrainJob& job : jobs) {
-      if (include && !include(job)) continue;
-      renderer.Render(inputs, job);
-      if (failures) {
-        std::vector<Diagnostic> errors = renderer.TakeErrors();
-        if (!errors.empty()) failures->push_back({&job, std::move(errors)});
-      }
-    }
+    for (const TrainJob& job : inputs.jobs) renderer.Render(inputs, job);
   } catch (const OutputLimitCrossed& crossed) {
     throw crossed.error;
   }
@@ -295,19 +287,45 @@ std::vector<RenderedJob> RenderHeld(const Inputs& inputs, const std::vector<Trai
   return all;
 }
 
-}  // namespace
+class EachJobRenderer::Impl {
+ public:
+  Impl(const RenderOptions& options, std::vector<Diagnostic>* warnings)
+      : budget_(options.max_output_bytes), renderer_(options, warnings, [this](RenderedJob& one) {
+          SpendRendering(budget_, one, scratch_);
+          rendered_ = std::move(one);
+        }) {}
 
-std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
-                                    std::vector<Diagnostic>* warnings) {
-  return RenderHeld(inputs, inputs.jobs, options, warnings, {}, nullptr);
+  std::optional<RenderedJob> Render(const Inputs& inputs, const TrainJob& job, std::vector<Diagnostic>& errors) {
+    rendered_.reset();
+    try {
+      renderer_.Render(inputs, job);
+    } catch (const OutputLimitCrossed& crossed) {
+      throw crossed.error;
+    }
+    for (Diagnostic& e : renderer_.TakeErrors()) errors.push_back(std::move(e));
+    return std::exchange(rendered_, std::nullopt);
+  }
+
+  void Finish(const Inputs& inputs) { renderer_.Finish(inputs); }
+
+ private:
+  OutputBudget budget_;
+  std::string scratch_;
+  std::optional<RenderedJob> rendered_;
+  JobRenderer renderer_;
+};
+
+EachJobRenderer::EachJobRenderer(const RenderOptions& options, std::vector<Diagnostic>* warnings)
+    : impl_(std::make_unique<Impl>(options, warnings)) {}
+
+EachJobRenderer::~EachJobRenderer() = default;
+
+std::optional<RenderedJob> EachJobRenderer::Render(const Inputs& inputs, const TrainJob& job,
+                                                   std::vector<Diagnostic>& errors) {
+  return impl_->Render(inputs, job, errors);
 }
 
-std::vector<RenderedJob> RenderEachJob(const Inputs& inputs, const std::vector<TrainJob>& jobs,
-                                       const RenderOptions& options,
-                                       const std::function<bool(const TrainJob&)>& include,
-                                       std::vector<JobFailure>& failures, std::vector<Diagnostic>* warnings) {
-  return RenderHeld(inputs, jobs, options, warnings, include, &failures);
-}
+void EachJobRenderer::Finish(const Inputs& inputs) { impl_->Finish(inputs); }
 
 std::string UnmanagedNotice(const TrainJob& job) {
   std::string where =

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -77,25 +78,33 @@ struct RenderedJob {
 
 // Every TrainJob of `inputs` rendered (which must outlive the result: origins point into it), each
 // first judged by the TrainJob webhook as options.validate says; its warnings go to `warnings`
-// when given. For comparing renderings (diff --legacy); RenderTo prints them. All or nothing:
-// throws Error holding every problem of every TrainJob.
+// when given. For comparing whole renderings (CompareRenderings); RenderTo prints them. All or
+// nothing: throws Error holding every problem of every TrainJob.
 std::vector<RenderedJob> RenderJobs(const Inputs& inputs, const RenderOptions& options,
                                     std::vector<Diagnostic>* warnings = nullptr);
 
-// A TrainJob that could not be rendered, and why.
-struct JobFailure {
-  const TrainJob* job;
-  std::vector<Diagnostic> errors;
-};
+// Renders TrainJobs one at a time for the migration check, which keeps going: a TrainJob that
+// cannot be rendered (its runtime missing or refused, the webhook refusing it) gives its problems,
+// and the next one renders. The caller keeps of each rendering only what it needs; every rendering
+// counts against options.max_output_bytes all the same.
+class EachJobRenderer {
+ public:
+  // The TrainJobs' warnings go to `warnings` at Finish when given.
+  explicit EachJobRenderer(const RenderOptions& options, std::vector<Diagnostic>* warnings = nullptr);
+  ~EachJobRenderer();
 
-// RenderJobs for the migration check, which keeps going: the TrainJobs of `jobs` (those of
-// `inputs`, or probes of its runtimes) that `include` accepts are
-// rendered one by one, and one that cannot be (its runtime missing or refused, the webhook refusing
-// it) goes to `failures` with its problems while the others render. Throws only OutputLimitError.
-std::vector<RenderedJob> RenderEachJob(const Inputs& inputs, const std::vector<TrainJob>& jobs,
-                                       const RenderOptions& options,
-                                       const std::function<bool(const TrainJob&)>& include,
-                                       std::vector<JobFailure>& failures, std::vector<Diagnostic>* warnings = nullptr);
+  // `job` rendered, judged first by the TrainJob webhook as options.validate says; or nothing, and
+  // its problems appended to `errors`. `inputs` must outlive the rendering (origins point into it).
+  // Throws only the Error of the output size limit.
+  std::optional<RenderedJob> Render(const Inputs& inputs, const TrainJob& job, std::vector<Diagnostic>& errors);
+
+  // Hands the warnings over, leaving out those of TrainJobs in malformed streams.
+  void Finish(const Inputs& inputs);
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // "file:line: TrainJob ns/name is managed by X: the Trainer controller creates nothing for it".
 std::string UnmanagedNotice(const TrainJob& job);

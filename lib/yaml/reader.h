@@ -21,10 +21,14 @@ struct ReadLimits {
 
 // Parses every document of `content`. `file` names the stream in positions and errors and must
 // outlive the returned trees. Throws Error (file:line:col: message) on malformed YAML, duplicate
-// keys, invalid UTF-8 or exceeded limits. Empty documents are skipped. As kubectl does, a UTF-8
-// byte order mark is accepted at the start of the stream and of each document after "---", and
-// plain scalars resolve as in YAML 1.1 (go-yaml v2): yes/no/on/off/y/n are booleans, 010 is
-// octal, 0b101 binary and 1_000 an integer.
+// keys, invalid UTF-8, exceeded limits, and raw characters that kubectl's YAML 1.1 reader refuses
+// or reads otherwise, wherever they stand (comments too): the control characters but TAB, LF and
+// CR LF; NEL, U+2028, U+2029 and a lone CR, line breaks there; DEL, the C1 controls, U+FFFE and
+// U+FFFF. In a stream kubectl reads as JSON (its first character but blanks is "{"), DEL and
+// every character beyond ASCII may stand raw, as kubectl's JSON reader allows them in strings.
+// Empty documents are skipped. As kubectl does, a UTF-8 byte order mark is accepted at the start
+// of the stream and of each document after "---", and plain scalars resolve as in YAML 1.1
+// (go-yaml v2): yes/no/on/off/y/n are booleans, 010 is octal, 0b101 binary and 1_000 an integer.
 std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* file,
                                  const ReadLimits& limits = {});
 

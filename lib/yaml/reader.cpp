@@ -21,6 +21,7 @@
 #include <unordered_set>
 
 #include "util/error.h"
+#include "util/quote.h"
 
 namespace trainer {
 
@@ -891,8 +892,8 @@ std::string RefusedCharacter(char32_t c, std::size_t offset, bool json) {
   return message;
 }
 
-// Checks a stream before its parse: its size, and its characters. Returns it without its byte
-// order marks when it had any.
+// Checks a stream before its parse: its size, its encoding, and its characters. Returns it as the
+// UTF-8 text without byte order marks that yaml-cpp is to read, when that is not `content` itself.
 std::optional<std::string> CheckStream(std::string_view content, const std::string* file, const ReadLimits& limits) {
   auto at_offset = [&](std::string_view text, std::size_t offset) {
     std::uint32_t line = 1, column = 1;
@@ -906,7 +907,11 @@ std::optional<std::string> CheckStream(std::string_view content, const std::stri
     }
     return Origin::Input(file, line, column);
   };
-  CheckSize(content.size(), file, limits);
+  std::optional<std::string> decoded = DecodeUtf16(content, file, limits);
+  if (decoded) {
+    CheckSize(decoded->size(), file, limits);
+    content = *decoded;
+  }
   std::optional<std::string> without_marks = WithoutByteOrderMarks(content);
   std::string_view checked = without_marks ? std::string_view(*without_marks) : content;
   const bool json = ReadAsJson(checked);
@@ -917,10 +922,55 @@ std::optional<std::string> CheckStream(std::string_view content, const std::stri
   if (std::size_t deep = FlowNestingPastLimit(checked, limits.max_depth); deep != std::string_view::npos) {
     throw Error(Diagnostic{at_offset(checked, deep), "", "", NestingMessage(limits)});
   }
-  return without_marks;
+  return without_marks ? std::move(without_marks) : std::move(decoded);
 }
 
 }  // namespace
+
+std::optional<std::string> DecodeUtf16(std::string_view content, const std::string* file, const ReadLimits& limits) {
+  CheckSize(content.size(), file, limits);
+  using namespace std::string_view_literals;
+  for (std::string_view mark : {"\xFF\xFE\0\0"sv, "\0\0\xFE\xFF"sv}) {
+    if (content.starts_with(mark)) {
+      throw Error(Diagnostic{Origin::Input(file, 1, 1), "", "",
+                             fmt::format("UTF-32 text (byte order mark {}): kubectl reads UTF-8 and UTF-16 only; save "
+                                         "the file as UTF-8",
+                                         mark[0] == 0 ? "00 00 FE FF" : "FF FE 00 00")});
+    }
+  }
+  const bool little = content.starts_with("\xFF\xFE"sv);
+  if (!little && !content.starts_with("\xFE\xFF"sv)) return std::nullopt;
+  std::string out;
+  out.reserve(content.size() / 2 * 3);
+  std::uint32_t line = 1;
+  std::size_t line_start = 0;  // in `out`
+  auto fail = [&](std::string message) {
+    const auto column = static_cast<std::uint32_t>(out.size() - line_start + 1);
+    throw Error(Diagnostic{Origin::Input(file, line, column), "", "", "invalid UTF-16: " + message});
+  };
+  auto unit = [&](std::size_t i) {
+    const auto first = static_cast<unsigned char>(content[i]), second = static_cast<unsigned char>(content[i + 1]);
+    return static_cast<char32_t>(little ? second << 8 | first : first << 8 | second);
+  };
+  for (std::size_t i = 2; i < content.size(); i += 2) {
+    if (i + 1 == content.size()) fail("the file ends in half a character (an odd number of bytes)");
+    char32_t c = unit(i);
+    if (c >= 0xD800 && c <= 0xDFFF) {
+      const char32_t low = i + 3 < content.size() ? unit(i + 2) : 0;
+      if (c >= 0xDC00 || low < 0xDC00 || low > 0xDFFF) {
+        fail(fmt::format("surrogate 0x{:04X} without its pair", static_cast<std::uint32_t>(c)));
+      }
+      c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
+      i += 2;
+    }
+    AppendRune(out, c);
+    if (c == '\n') {
+      ++line;
+      line_start = out.size();
+    }
+  }
+  return out;
+}
 
 void ForEachYamlDocument(std::string_view content, const std::string* file,
                          const std::function<void(Tree&)>& each, const ReadLimits& limits) {

@@ -838,6 +838,67 @@ TEST_CASE("a JSON stream may hold NEL, line separators, DEL and C1 controls raw,
   CHECK(ReadError("# c\n{\"a\": \"x\u2028\"}") == LineBreakError("2:9", "U+2028 LINE SEPARATOR", "\\L"));
 }
 
+// ---- Encodings ---------------------------------------------------------------------------------
+
+namespace {
+
+// `text` as UTF-16 with its byte order mark.
+std::string Utf16(std::u16string_view text, bool little_endian) {
+  std::string out = little_endian ? "\xFF\xFE" : "\xFE\xFF";
+  for (char16_t unit : text) {
+    const char high = static_cast<char>(unit >> 8), low = static_cast<char>(unit & 0xFF);
+    out += little_endian ? std::string{low, high} : std::string{high, low};
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("UTF-16 with a byte order mark reads as its UTF-8 form, as kubectl decodes it") {
+  const std::u16string text = u"kind: TrainJob # caf\u00e9\nmetadata:\n  name: \U0001F600\n---\nb: [x, \"\\L\"]\n";
+  const std::vector<Tree> utf8 =
+      Read("kind: TrainJob # caf\u00e9\nmetadata:\n  name: \U0001F600\n---\nb: [x, \"\\L\"]\n");
+  for (bool little : {true, false}) {
+    CAPTURE(little);
+    std::vector<Tree> docs = Read(Utf16(text, little));
+    CHECK(docs == utf8);
+    REQUIRE(docs.size() == 2);
+    CHECK(docs[1].Find("b")->items()[1].origin().Position() == "job.yaml:5:8");
+    // Problems are located in the UTF-8 form: lines as written, columns in its bytes.
+    CHECK(ReadError(Utf16(u"a: caf\u00e9\nb: c: d\n", little)) == ReadError("a: caf\u00e9\nb: c: d\n"));
+    CHECK(ReadError(Utf16(u"a: 1\n# \u00e9\u2028y: 2\n", little)) ==
+          LineBreakError("2:5", "U+2028 LINE SEPARATOR", "\\L"));
+  }
+}
+
+TEST_CASE("UTF-16 that does not decode is refused where it stops decoding") {
+  CHECK(ReadError(Utf16(u"a: 1\nb: x\xD800y\n", true)) ==
+        "job.yaml:2:5: invalid UTF-16: surrogate 0xD800 without its pair");
+  CHECK(ReadError(Utf16(u"a: \xDC00\n", false)) == "job.yaml:1:4: invalid UTF-16: surrogate 0xDC00 without its pair");
+  CHECK(ReadError(Utf16(u"a: \xD800", true)) == "job.yaml:1:4: invalid UTF-16: surrogate 0xD800 without its pair");
+  CHECK(ReadError(Utf16(u"a: caf\u00e9", true) + "x") ==
+        "job.yaml:1:9: invalid UTF-16: the file ends in half a character (an odd number of bytes)");
+}
+
+TEST_CASE("UTF-32 with a byte order mark is refused, as kubectl reads it as UTF-16 or UTF-8 full of NULs") {
+  CHECK(ReadError("\xFF\xFE\0\0a\0\0\0"s) ==
+        "job.yaml:1:1: UTF-32 text (byte order mark FF FE 00 00): kubectl reads UTF-8 and UTF-16 only; save the file "
+        "as UTF-8");
+  CHECK(ReadError("\0\0\xFE\xFF\0\0\0a"s) ==
+        "job.yaml:1:1: UTF-32 text (byte order mark 00 00 FE FF): kubectl reads UTF-8 and UTF-16 only; save the file "
+        "as UTF-8");
+}
+
+TEST_CASE("UTF-16 is held to the size limit before and after it is decoded") {
+  ReadLimits limits;
+  limits.max_bytes = 20;
+  const std::string error = "job.yaml:1:1: input larger than 20 bytes (document size limit)";
+  // 28 bytes, 13 decoded; 20 bytes, 27 decoded; 16 bytes, 15 decoded.
+  CHECK(ReadError(Utf16(u"a: 1234567890", true), limits) == error);
+  CHECK(ReadError(Utf16(u"\u20ac\u20ac\u20ac\u20ac\u20ac\u20ac\u20ac\u20ac\u20ac", true), limits) == error);
+  CHECK(Read(Utf16(u"a: \u20ac\u20ac\u20ac\u20ac", true), limits).size() == 1);
+}
+
 TEST_CASE("scalars with tags other than !!str are unsupported") {
   CHECK(ReadError("a: !!int 1\n") == "job.yaml:1:4: unsupported tag \"tag:yaml.org,2002:int\"");
   CHECK(ReadError("a:\n- !custom x\n") == "job.yaml:2:3: unsupported tag \"!custom\"");

@@ -5,10 +5,12 @@
 // runs fewer paths, for large inputs under a time budget. Build and run: fuzz/README.md.
 //
 // trainer::Error is the expected way to reject an input. Anything else (a crash, a sanitizer
-// report, another exception, a rendered output that does not read back as what was written, a
-// file written outside the --output-dir folder or left behind) is a finding.
+// report, another exception, a rendered output that does not read back as what was written or
+// that a YAML 1.1 reader would split at other line breaks, a file written outside the
+// --output-dir folder or left behind) is a finding.
 #include <stdlib.h>  // mkdtemp
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +24,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/output_dir.h"
@@ -77,6 +80,158 @@ std::string scratch_parent;  // holds the one scratch folder of the input being 
   std::abort();
 }
 
+// ---- Written YAML as a YAML 1.1 reader sees it ---------------------------------------------------
+// kubectl's reader (go-yaml v2) and PyYAML take NEL, U+2028, U+2029 and a lone CR for line breaks,
+// which trainer's reader does not: reading the output back with trainer's reader alone cannot see
+// a value that ends its line there. These checks look at the text by rules of their own, sharing
+// no code with trainer's reader or writer.
+
+// The code point at text[i], advancing i; kNotUtf8 (and one byte) where no valid UTF-8 starts.
+constexpr char32_t kNotUtf8 = 0xFFFFFFFF;
+char32_t NextCodePoint(std::string_view text, std::size_t& i) {
+  const auto lead = static_cast<unsigned char>(text[i++]);
+  if (lead < 0x80) return lead;
+  const std::size_t extra = lead >= 0xF5 ? 0 : lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC2 ? 1 : 0;
+  if (extra == 0 || i + extra > text.size()) return kNotUtf8;
+  char32_t c = lead & (0x3F >> extra);
+  for (std::size_t k = 0; k < extra; ++k) {
+    const auto next = static_cast<unsigned char>(text[i + k]);
+    if ((next & 0xC0) != 0x80) return kNotUtf8;
+    c = c << 6 | (next & 0x3F);
+  }
+  static constexpr char32_t kLeast[] = {0, 0x80, 0x800, 0x10000};
+  if (c < kLeast[extra] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return kNotUtf8;
+  i += extra;
+  return c;
+}
+
+// Whether `c`, raw, is a line break to a YAML 1.1 reader other than LF, or a character a YAML
+// reader refuses or may drop: trainer's YAML holds none, not even in double quotes, where it writes
+// them as escapes. JSON holds no raw control character below 0x20, U+2028 or U+2029 (encoding/json
+// writes DEL, C1 and NEL raw, which no JSON reader takes for a break).
+bool ForbiddenRaw(char32_t c, bool json) {
+  if (c == kNotUtf8 || (c < 0x20 && c != '\n') || c == 0x2028 || c == 0x2029) return true;
+  return !json && ((c >= 0x7F && c <= 0x9F) || c == 0xFEFF || c == 0xFFFE || c == 0xFFFF);
+}
+
+void CheckRawCharacters(std::string_view text, bool json, const char* what) {
+  std::size_t line = 1;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t at = i;
+    const char32_t c = NextCodePoint(text, i);
+    if (ForbiddenRaw(c, json)) {
+      char where[96];
+      std::snprintf(where, sizeof where, "line %zu, byte %zu: raw U+%04X", line, at, static_cast<unsigned>(c));
+      Finding(what, std::string(where) + "\n" + std::string(text));
+    }
+    if (c == '\n') ++line;
+  }
+}
+
+// Documents, map keys and list items, counted in YAML as trainer writes it (block style, every
+// multi-line string a literal block, nothing else over two lines) from its lines as a YAML 1.1
+// reader splits them: at LF, CR LF, CR, NEL, U+2028 and U+2029.
+struct Shape {
+  std::size_t documents = 0;  // "---" lines
+  std::size_t keys = 0;
+  std::size_t items = 0;
+  bool operator==(const Shape&) const = default;
+};
+
+std::vector<std::string_view> YamlLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t at = i;
+    const char32_t c = NextCodePoint(text, i);
+    if (c != '\n' && c != '\r' && c != 0x85 && c != 0x2028 && c != 0x2029) continue;
+    if (c == '\r' && i < text.size() && text[i] == '\n') ++i;
+    lines.push_back(text.substr(start, at - start));
+    start = i;
+  }
+  if (start < text.size()) lines.push_back(text.substr(start));
+  return lines;
+}
+
+// The length of the quoted scalar at the start of `s` (its quotes included), or npos if it is
+// not closed on this line.
+std::size_t QuotedLength(std::string_view s) {
+  for (std::size_t i = 1; i < s.size(); ++i) {
+    if (s[0] == '"' && s[i] == '\\') {
+      ++i;
+    } else if (s[i] == s[0]) {
+      if (s[0] == '\'' && i + 1 < s.size() && s[i + 1] == '\'') {
+        ++i;
+      } else {
+        return i + 1;
+      }
+    }
+  }
+  return std::string_view::npos;
+}
+
+Shape TextShape(std::string_view yaml) {
+  Shape shape;
+  std::size_t block = std::string_view::npos;  // in a literal block: the column its content is deeper than
+  for (std::string_view line : YamlLines(yaml)) {
+    const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+    if (block != std::string_view::npos && (indent == line.size() || indent > block)) continue;
+    block = std::string_view::npos;
+    if (line == "---") {
+      ++shape.documents;
+      continue;
+    }
+    if (line.empty() || line[0] == '#') continue;  // comments start lines only at column 0
+    std::string_view rest = line.substr(indent);
+    std::size_t column = indent;  // of the dash or key `rest` starts with
+    while (rest.substr(0, 2) == "- ") {
+      ++shape.items;
+      column = line.size() - rest.size();
+      rest.remove_prefix(2);
+    }
+    std::size_t key_length = 0;
+    if (!rest.empty() && (rest[0] == '"' || rest[0] == '\'')) {
+      key_length = QuotedLength(rest);
+      if (key_length == std::string_view::npos || rest.substr(key_length, 1) != ":") key_length = 0;
+    } else if (const std::size_t colon = rest.find(": "); colon != std::string_view::npos) {
+      key_length = colon;
+    } else if (!rest.empty() && rest.back() == ':') {
+      key_length = rest.size() - 1;
+    }
+    std::string_view value = rest;
+    if (key_length > 0) {
+      ++shape.keys;
+      column = line.size() - rest.size();
+      value = rest.substr(std::min(key_length + 2, rest.size()));
+    }
+    if (!value.empty() && value[0] == '|') block = column;
+  }
+  return shape;
+}
+
+void AddShape(const trainer::Tree& tree, Shape& shape) {
+  if (tree.IsMap()) shape.keys += tree.size();
+  if (tree.IsList()) shape.items += tree.size();
+  for (const trainer::Tree& item : tree.items()) AddShape(item, shape);
+}
+
+// `yaml`, written by trainer for `objects` (with `separators` "---" lines), holds no forbidden raw
+// character, and a YAML 1.1 reader finds in it as many documents, keys and list items as they hold.
+void CheckWrittenYaml(std::string_view yaml, const std::vector<trainer::Tree>& objects, std::size_t separators,
+                      const char* what) {
+  CheckRawCharacters(yaml, false, what);
+  Shape want;
+  want.documents = separators;
+  for (const trainer::Tree& object : objects) AddShape(object, want);
+  const Shape got = TextShape(yaml);
+  if (got != want) {
+    char counts[160];
+    std::snprintf(counts, sizeof counts, "read: %zu documents, %zu keys, %zu items; written: %zu, %zu, %zu",
+                  got.documents, got.keys, got.items, want.documents, want.keys, want.items);
+    Finding(what, std::string(counts) + "\n" + std::string(yaml));
+  }
+}
+
 // The trees of a YAML stream trainer wrote; a stream that does not read back is a finding.
 std::vector<trainer::Tree> ReadBack(const std::string& text, const char* what) {
   static const std::string kName = "rendered.yaml";
@@ -93,10 +248,12 @@ void CheckReadsBack(const std::vector<trainer::RenderedJob>& jobs) {
     for (const trainer::Tree& object : job.objects) {
       std::string yaml;
       trainer::WriteYaml(object, yaml);
+      CheckWrittenYaml(yaml, {object}, 0, "a YAML 1.1 reader reads the rendered YAML as something else");
       std::vector<trainer::Tree> back = ReadBack(yaml, "rendered YAML does not read back");
       if (back.size() != 1 || back[0] != object) Finding("rendered YAML reads back as something else", yaml);
       std::string json;
       trainer::WriteJson(object, json);
+      CheckRawCharacters(json, true, "the rendered JSON holds a raw line break or control character");
       back = ReadBack(json, "rendered JSON does not read back");
       if (back.size() != 1 || back[0] != object) Finding("rendered JSON reads back as something else", json);
     }
@@ -131,6 +288,8 @@ void CheckStreamingRender(const std::string& content, ValidationMode validate,
   }
   if (!streamed) return;
   if (*streamed != *expected) Finding("the streaming render prints something else", *streamed + "\n----\n" + *expected);
+  CheckWrittenYaml(*streamed, objects, objects.size(),
+                   "a YAML 1.1 reader reads the rendered stream as other documents");
   if (ReadBack(*streamed, "the rendered stream does not read back") != objects) {
     Finding("the rendered stream reads back as other documents than the objects rendered", *streamed);
   }
@@ -283,6 +442,7 @@ void FuzzRender(const std::string& content, ValidationMode validate) {
     for (const trainer::Tree& object : job.objects) {
       std::string yaml = trainer::SourceComment(*job.job, *job.runtime);
       trainer::WriteYaml(object, yaml, &explain);
+      CheckWrittenYaml(yaml, {object}, 0, "a YAML 1.1 reader reads YAML rendered with --explain as something else");
       std::vector<trainer::Tree> back = ReadBack(yaml, "YAML rendered with --explain does not read back");
       if (back.size() != 1 || back[0] != object) {
         Finding("YAML rendered with --explain reads back as something else", yaml);

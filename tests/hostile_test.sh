@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Hostile inputs: each must end in bounded time and memory with exit code 2, nothing on stdout,
-# and a one-line error naming the limit (or, for large but valid inputs, render in bounded time).
+# and a one-line error naming the limit or the character refused (or, for large but valid inputs,
+# render in bounded time; for values holding line breaks, render so that PyYAML reads them back).
 # The inputs are generated here at run time; none is committed.
 #
 #   tests/hostile_test.sh TRAINER
@@ -171,6 +172,82 @@ else
   printf 'ok   %-28s\n' fifo-error-on-terminal
   pass
 fi
+
+# Characters YAML 1.1 readers (kubectl's go-yaml v2, PyYAML) take for line breaks. Written as
+# escapes in an image, they reach the output escaped in double quotes, never raw: PyYAML reads back
+# the image as written, and no key injected after the break, and `-o json` escapes them too.
+# $1: the image as YAML double-quoted text; $2: the file to write.
+image_job() {
+  printf '%s\n---\n%s\n%s\n  trainer:\n    image: "%s"\n' "$runtime" "$trainjob_head" "$trainjob_spec" "$1" >"$2"
+}
+# The JobSet's node container, as PyYAML reads the YAML stream $1, is {name: node, image: $2
+# (YAML double-quoted text), resources: {}}, and the JobSets are the ones of the JSON List $3.
+read_back='
+import json, sys, yaml
+image = yaml.safe_load("\"" + sys.argv[2] + "\"")
+def container(jobset):
+    return jobset["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]
+with open(sys.argv[1], "rb") as f:
+    jobsets = [d for d in yaml.safe_load_all(f) if d["kind"] == "JobSet"]
+with open(sys.argv[3]) as f:
+    listed = [d for d in json.load(f)["items"] if d["kind"] == "JobSet"]
+sys.exit(0 if jobsets == listed and container(jobsets[0]) == {"name": "node", "image": image, "resources": {}} else 1)
+'
+if python3 -c 'import yaml' 2>/dev/null; then
+  # The issue's injection, one that go-yaml's emitter writes plain, a literal block, NEL, PS, CR.
+  images=('busybox:1\u2028securityContext: {privileged: true}' 'busybox:1\u2028securityContext:\u2028  privileged:\u2028    true'
+    'busybox:1\n\u2028securityContext:\u2028  privileged: true\n' 'busybox:1\NsecurityContext: x' 'busybox:1\PsecurityContext: x'
+    'busybox:1\rsecurityContext: x')
+  for i in "${!images[@]}"; do
+    image_job "${images[$i]}" "image-$i.yaml"
+    check "line-break-in-image-$i" 10 200 0 "" -- render "image-$i.yaml"
+    "$trainer" render -o json "image-$i.yaml" >"image-$i.json"
+    # (encoding/json writes NEL raw, and JSON readers take it for no break)
+    if LC_ALL=C grep -q $'\r\\|\xc2\x85\\|\xe2\x80[\xa8\xa9]' out || LC_ALL=C grep -q $'\xe2\x80[\xa8\xa9]' "image-$i.json"; then
+      fail "line-break-in-image-$i: a line break other than LF is written raw: $(grep -A2 image: out | cat -v)"
+    elif ! python3 -c "$read_back" out "${images[$i]}" "image-$i.json"; then
+      fail "line-break-in-image-$i: PyYAML reads another container than written: $(grep -A2 image: out | cat -v)"
+    fi
+  done
+  grep -qF '"image": "busybox:1\u2028securityContext: {privileged: true}"' image-0.json ||
+    fail "line-break-in-image-0: -o json does not escape U+2028: $(grep image image-0.json | cat -v)"
+else
+  echo "SKIP: line-break-in-image-*: PyYAML is not installed (apt-get install python3-yaml)"
+fi
+
+# Raw, anywhere in a file (a comment too), those characters and the control characters are
+# refused where they stand: kubectl would read another object, or refuse the file.
+image_job 'busybox:1' comment.yaml
+printf '    # pinned\xe2\x80\xa8    image: evil.example.com/miner:latest\n' >>comment.yaml
+check separator-in-comment 10 200 2 \
+  "comment.yaml:30:13: U+2028 LINE SEPARATOR, which kubectl's YAML reader takes for a line break: write it as \"\\L\" inside a double-quoted string" \
+  -- render comment.yaml
+printf '# a TrainJob\r%s\r' "${trainjob_head//$'\n'/$'\r'}" >cr-only.yaml
+check cr-line-ends 10 200 2 \
+  "cr-only.yaml:1:13: a lone carriage return (0x0D), which kubectl's YAML reader takes for a line break: end lines with LF or CRLF, or write it as \"\\r\" inside a double-quoted string" \
+  -- render cr-only.yaml
+image_job 'x' nul.yaml
+sed -i 's/image: "x"/image: busybox\x00x3a1/' nul.yaml
+check nul-in-plain-scalar 10 200 2 \
+  "nul.yaml:29:19: NUL byte (0x00), which YAML does not allow in a file: write it as \"\\0\" inside a double-quoted string" \
+  -- render nul.yaml
+
+# UTF-16 with a byte order mark renders as its UTF-8 form; without one, or UTF-32, it is refused.
+image_job 'busybox:1' utf8.yaml
+"$trainer" render utf8.yaml >utf8.out
+{ printf '\xff\xfe'; iconv -f UTF-8 -t UTF-16LE utf8.yaml; } >utf16le.yaml
+check utf16le-with-bom 10 200 0 "" -- render utf16le.yaml
+sed 's/utf8\.yaml/utf16le.yaml/' utf8.out | cmp -s - out || fail "utf16le-with-bom: renders otherwise than its UTF-8 form"
+{ printf '\xfe\xff'; iconv -f UTF-8 -t UTF-16BE utf8.yaml; } >utf16be.yaml
+check utf16be-with-bom 10 200 0 "" -- render utf16be.yaml
+iconv -f UTF-8 -t UTF-16LE utf8.yaml >utf16-no-bom.yaml
+check utf16-without-bom 10 200 2 \
+  "utf16-no-bom.yaml:1:2: NUL byte (0x00), which YAML does not allow in a file: write it as \"\\0\" inside a double-quoted string; a file that starts with NUL bytes may be UTF-16 or UTF-32 text without a byte order mark: save it as UTF-8" \
+  -- render utf16-no-bom.yaml
+{ printf '\xff\xfe\x00\x00'; iconv -f UTF-8 -t UTF-32LE utf8.yaml; } >utf32.yaml
+check utf32-with-bom 10 200 2 \
+  "utf32.yaml:1:1: UTF-32 text (byte order mark FF FE 00 00): kubectl reads UTF-8 and UTF-16 only; save the file as UTF-8" \
+  -- render utf32.yaml
 
 # Out of memory while reading: one error naming the file and the limits, not "std::bad_alloc".
 if [[ $asan == 0 ]]; then  # the bound is ulimit -v, which AddressSanitizer defeats

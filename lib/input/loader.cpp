@@ -307,6 +307,8 @@ class Loader {
     std::string content;
     try {
       content = Read(source);
+      // UTF-16 as the UTF-8 that the reader reads, so that problems show their lines as written.
+      if (std::optional<std::string> utf8 = DecodeUtf16(content, source.name)) content = std::move(*utf8);
     } catch (const Error& e) {
       errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
       return;

@@ -11,6 +11,7 @@
 
 #include "tests/fake_fs.h"
 #include "util/error.h"
+#include "util/quote.h"
 
 namespace trainer {
 
@@ -745,6 +746,36 @@ TEST_CASE("a kept source line is capped and shows control characters as '?'") {
   CHECK(long_line.source_line == std::string(kSourceLineBytes, 'c'));
   CHECK(past_end.source_line.empty());
   CHECK(elsewhere.source_line.empty());
+}
+
+namespace {
+
+// `utf8`, characters of the Basic Multilingual Plane only, as UTF-16LE with its byte order mark.
+std::string Utf16Le(std::string_view utf8) {
+  std::string out = "\xFF\xFE";
+  for (std::size_t i = 0; i < utf8.size();) {
+    auto [rune, len] = DecodeRune(utf8, i);
+    out += static_cast<char>(rune & 0xFF);
+    out += static_cast<char>(rune >> 8);
+    i += len;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a UTF-16 file loads as its UTF-8 form, its problems shown on their lines in UTF-8") {
+  testing::FakeFileSystem fs;
+  fs.files["job.yaml"] = Utf16Le(std::string(kRuntime) + "---\n" + kJob + "bogus: caf\u00e9\n");
+  LoadOptions options;
+  options.paths = {"job.yaml"};
+  Inputs inputs = Load(options, fs);
+  CHECK(inputs.runtimes.size() == 1);
+  REQUIRE(inputs.errors.size() == 1);
+  CHECK(inputs.errors[0].Format() == "job.yaml:13:1: TrainJob default/job: unknown field \"bogus\"");
+  CHECK(inputs.errors[0].source_line == "bogus: caf\u00e9");
+  fs.files["job.yaml"] = Utf16Le("a: 1\n") + std::string("\0\xD8", 2);
+  CHECK(Errors(options, fs) == "job.yaml:2:1: invalid UTF-16: surrogate 0xD800 without its pair");
 }
 
 }  // namespace trainer

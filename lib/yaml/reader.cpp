@@ -1,25 +1,27 @@
 #include "yaml/reader.h"
 
+#include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <limits>
-#include <fmt/format.h>
 #include <istream>
+#include <limits>
 #include <optional>
 #include <streambuf>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "util/error.h"
+#include "util/quote.h"
 
 namespace trainer {
 
@@ -112,33 +114,85 @@ IntSyntax ParseGoInt(std::string_view s, std::int64_t& value, std::uint64_t& mag
   return IntSyntax::kTooLarge;
 }
 
-// Returns the offset of the first byte that is not valid UTF-8, or npos.
-std::size_t FindInvalidUtf8(std::string_view s) {
+// What ScanText found: the offset of the first character it stops at, and that character (or
+// kNotUtf8 for a byte that is not valid UTF-8); npos when it found none.
+constexpr char32_t kNotUtf8 = 0xFFFFFFFF;
+struct Stop {
+  std::size_t offset = std::string_view::npos;
+  char32_t character = 0;
+};
+
+// The characters beyond ASCII a YAML stream may hold raw as kubectl reads one. go-yaml v2 refuses
+// the control characters but TAB, LF, CR and NEL, and U+FFFE and U+FFFF; it also takes NEL,
+// U+2028, U+2029 and a CR without an LF after it for line breaks, where yaml-cpp reads them as
+// text: a file holding one of those would read as other objects in kubectl than in trainer.
+bool AllowedInStream(char32_t c) { return (c >= 0xA0 && c <= 0xFFFD && c != 0x2028 && c != 0x2029) || c >= 0x10000; }
+
+// Bytes that need no second look in a stream: TAB, LF and printable ASCII.
+constexpr std::array<bool, 256> kPlainStreamBytes = [] {
+  std::array<bool, 256> plain{};
+  plain['\t'] = plain['\n'] = true;
+  for (int c = 0x20; c < 0x7F; ++c) plain[static_cast<std::size_t>(c)] = true;
+  return plain;
+}();
+
+// Scans `s` for the first byte that is not valid UTF-8 and, with kStream, for the first character
+// that AllowedInStream (or kPlainStreamBytes, or a CR before an LF) does not allow; in a JSON stream
+// (`json`), DEL and every character beyond ASCII are allowed (ReadAsJson).
+template <bool kStream>
+Stop ScanText(std::string_view s, bool json = false) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101u;
+  constexpr std::uint64_t kHighBits = 0x8080808080808080u;
   std::size_t i = 0;
   while (i < s.size()) {
-    // ASCII, the common case, eight bytes at a time.
-    constexpr std::uint64_t kHighBits = 0x8080808080808080u;
+    // ASCII, the common case, eight bytes at a time; in a stream, only words without a byte below
+    // 0x20 or DEL (TAB and LF take the byte-wise path). With every byte below 0x80, a byte below
+    // 0x20 borrows into its high bit when 0x20 is subtracted, and DEL does when its XOR with 0x7F,
+    // zero, has 1 subtracted.
     std::uint64_t word = 0;
-    while (i + sizeof word <= s.size() && (std::memcpy(&word, s.data() + i, sizeof word), (word & kHighBits) == 0)) {
+    while (i + sizeof word <= s.size()) {
+      std::memcpy(&word, s.data() + i, sizeof word);
+      if ((word & kHighBits) != 0) break;
+      if (kStream && (((word - 0x20 * kOnes) | ((word ^ 0x7F * kOnes) - kOnes)) & kHighBits) != 0) break;
       i += sizeof word;
     }
     if (i == s.size()) break;
     auto c = static_cast<unsigned char>(s[i]);
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (len == 0 || i + len > s.size()) return i;
-    char32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+    if (c < 0x80) {
+      const bool allowed =
+          kPlainStreamBytes[c] || (c == '\r' && i + 1 < s.size() && s[i + 1] == '\n') || (json && c == 0x7F);
+      if (kStream && !allowed) return {i, c};
+      ++i;
+      continue;
+    }
+    std::size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > s.size()) return {i, kNotUtf8};
+    char32_t cp = len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
     for (std::size_t k = 1; k < len; ++k) {
       auto cont = static_cast<unsigned char>(s[i + k]);
-      if ((cont & 0xC0) != 0x80) return i;
+      if ((cont & 0xC0) != 0x80) return {i, kNotUtf8};
       cp = (cp << 6) | (cont & 0x3F);
     }
     static constexpr char32_t kMinForLength[] = {0, 0, 0x80, 0x800, 0x10000};
     bool overlong = cp < kMinForLength[len];
     bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
-    if (overlong || surrogate || cp > 0x10FFFF) return i;
+    if (overlong || surrogate || cp > 0x10FFFF) return {i, kNotUtf8};
+    if (kStream && !json && !AllowedInStream(cp)) return {i, cp};
     i += len;
   }
-  return std::string_view::npos;
+  return {};
+}
+
+// Returns the offset of the first byte that is not valid UTF-8, or npos.
+std::size_t FindInvalidUtf8(std::string_view s) { return ScanText<false>(s).offset; }
+
+// Whether kubectl reads `text` as a stream of JSON values: apimachinery's YAMLOrJSONDecoder does
+// when its first character but blanks is "{", and refuses it when it is no JSON. Its JSON reader
+// takes NEL, U+2028 and U+2029 in a string for characters as yaml-cpp does, allows DEL and the C1
+// controls there, and refuses them and every other control character elsewhere.
+bool ReadAsJson(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && text[first] == '{';
 }
 
 // A quoted scalar as yaml-cpp decodes it, with the escapes \N and \_ in UTF-8: yaml-cpp writes them
@@ -788,8 +842,58 @@ void Parse(std::string_view content, const std::string* file, const ReadLimits& 
   }
 }
 
-// Checks a stream before its parse: its size, and its bytes as UTF-8. Returns it without its byte
-// order marks when it had any.
+void CheckSize(std::size_t size, const std::string* file, const ReadLimits& limits) {
+  if (size > limits.max_bytes) {
+    throw Error(Diagnostic{Origin::Input(file, 1, 1), "", "",
+                           fmt::format("input larger than {} bytes (document size limit)", limits.max_bytes)});
+  }
+}
+
+// Why the character `c` that ScanText stopped at, at `offset` of a YAML or `json` stream, is
+// refused, and how to write it.
+std::string RefusedCharacter(char32_t c, std::size_t offset, bool json) {
+  if (c == kNotUtf8) return "invalid UTF-8";
+  const auto code = static_cast<std::uint32_t>(c);
+  std::string name;
+  std::string escape;  // in a YAML double-quoted string
+  switch (c) {
+    case 0: name = "NUL byte (0x00)", escape = "\\0"; break;
+    case '\r': name = "a lone carriage return (0x0D)", escape = "\\r"; break;
+    case 0x85: name = "U+0085 NEXT LINE (NEL)", escape = "\\N"; break;
+    case 0x2028: name = "U+2028 LINE SEPARATOR", escape = "\\L"; break;
+    case 0x2029: name = "U+2029 PARAGRAPH SEPARATOR", escape = "\\P"; break;
+    default:
+      if (c < 0x80) {
+        name = fmt::format("control character 0x{:02X}", code);
+      } else if (c < 0xA0) {
+        name = fmt::format("control character U+{:04X}", code);
+      } else {
+        name = fmt::format("noncharacter U+{:04X}", code);
+      }
+      escape = c < 0x100 ? fmt::format("\\x{:02X}", code) : fmt::format("\\u{:04X}", code);
+  }
+  if (json && c == '\r') {
+    return name +
+           ", which kubectl's JSON reader takes for a blank: end lines with LF or CRLF, or write it as \"\\r\" "
+           "inside a string";
+  }
+  if (json) return fmt::format("{}, which JSON does not allow: write it as \"\\u{:04X}\" inside a string", name, code);
+  if (c == '\r' || c == 0x85 || c == 0x2028 || c == 0x2029) {
+    return fmt::format(
+        "{}, which kubectl's YAML reader takes for a line break: {}write it as \"{}\" inside a double-quoted string",
+        name, c == '\r' ? "end lines with LF or CRLF, or " : "", escape);
+  }
+  std::string message = fmt::format(
+      "{}, which YAML does not allow in a file: write it as \"{}\" inside a double-quoted string", name, escape);
+  if (c == 0 && offset < 4) {
+    message +=
+        "; a file that starts with NUL bytes may be UTF-16 or UTF-32 text without a byte order mark: save it as UTF-8";
+  }
+  return message;
+}
+
+// Checks a stream before its parse: its size, its encoding, and its characters. Returns it as the
+// UTF-8 text without byte order marks that yaml-cpp is to read, when that is not `content` itself.
 std::optional<std::string> CheckStream(std::string_view content, const std::string* file, const ReadLimits& limits) {
   auto at_offset = [&](std::string_view text, std::size_t offset) {
     std::uint32_t line = 1, column = 1;
@@ -803,22 +907,70 @@ std::optional<std::string> CheckStream(std::string_view content, const std::stri
     }
     return Origin::Input(file, line, column);
   };
-  if (content.size() > limits.max_bytes) {
-    throw Error(Diagnostic{Origin::Input(file, 1, 1), "", "",
-                           fmt::format("input larger than {} bytes (document size limit)", limits.max_bytes)});
+  std::optional<std::string> decoded = DecodeUtf16(content, file, limits);
+  if (decoded) {
+    CheckSize(decoded->size(), file, limits);
+    content = *decoded;
   }
   std::optional<std::string> without_marks = WithoutByteOrderMarks(content);
   std::string_view checked = without_marks ? std::string_view(*without_marks) : content;
-  if (std::size_t bad = FindInvalidUtf8(checked); bad != std::string_view::npos) {
-    throw Error(Diagnostic{at_offset(checked, bad), "", "", "invalid UTF-8"});
+  const bool json = ReadAsJson(checked);
+  if (Stop stop = ScanText<true>(checked, json); stop.offset != std::string_view::npos) {
+    throw Error(
+        Diagnostic{at_offset(checked, stop.offset), "", "", RefusedCharacter(stop.character, stop.offset, json)});
   }
   if (std::size_t deep = FlowNestingPastLimit(checked, limits.max_depth); deep != std::string_view::npos) {
     throw Error(Diagnostic{at_offset(checked, deep), "", "", NestingMessage(limits)});
   }
-  return without_marks;
+  return without_marks ? std::move(without_marks) : std::move(decoded);
 }
 
 }  // namespace
+
+std::optional<std::string> DecodeUtf16(std::string_view content, const std::string* file, const ReadLimits& limits) {
+  CheckSize(content.size(), file, limits);
+  using namespace std::string_view_literals;
+  for (std::string_view mark : {"\xFF\xFE\0\0"sv, "\0\0\xFE\xFF"sv}) {
+    if (content.starts_with(mark)) {
+      throw Error(Diagnostic{Origin::Input(file, 1, 1), "", "",
+                             fmt::format("UTF-32 text (byte order mark {}): kubectl reads UTF-8 and UTF-16 only; save "
+                                         "the file as UTF-8",
+                                         mark[0] == 0 ? "00 00 FE FF" : "FF FE 00 00")});
+    }
+  }
+  const bool little = content.starts_with("\xFF\xFE"sv);
+  if (!little && !content.starts_with("\xFE\xFF"sv)) return std::nullopt;
+  std::string out;
+  out.reserve(content.size() / 2 * 3);
+  std::uint32_t line = 1;
+  std::size_t line_start = 0;  // in `out`
+  auto fail = [&](std::string message) {
+    const auto column = static_cast<std::uint32_t>(out.size() - line_start + 1);
+    throw Error(Diagnostic{Origin::Input(file, line, column), "", "", "invalid UTF-16: " + message});
+  };
+  auto unit = [&](std::size_t i) {
+    const auto first = static_cast<unsigned char>(content[i]), second = static_cast<unsigned char>(content[i + 1]);
+    return static_cast<char32_t>(little ? second << 8 | first : first << 8 | second);
+  };
+  for (std::size_t i = 2; i < content.size(); i += 2) {
+    if (i + 1 == content.size()) fail("the file ends in half a character (an odd number of bytes)");
+    char32_t c = unit(i);
+    if (c >= 0xD800 && c <= 0xDFFF) {
+      const char32_t low = i + 3 < content.size() ? unit(i + 2) : 0;
+      if (c >= 0xDC00 || low < 0xDC00 || low > 0xDFFF) {
+        fail(fmt::format("surrogate 0x{:04X} without its pair", static_cast<std::uint32_t>(c)));
+      }
+      c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
+      i += 2;
+    }
+    AppendRune(out, c);
+    if (c == '\n') {
+      ++line;
+      line_start = out.size();
+    }
+  }
+  return out;
+}
 
 void ForEachYamlDocument(std::string_view content, const std::string* file,
                          const std::function<void(Tree&)>& each, const ReadLimits& limits) {

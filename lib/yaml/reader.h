@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,12 +22,27 @@ struct ReadLimits {
 
 // Parses every document of `content`. `file` names the stream in positions and errors and must
 // outlive the returned trees. Throws Error (file:line:col: message) on malformed YAML, duplicate
-// keys, invalid UTF-8 or exceeded limits. Empty documents are skipped. As kubectl does, a UTF-8
-// byte order mark is accepted at the start of the stream and of each document after "---", and
-// plain scalars resolve as in YAML 1.1 (go-yaml v2): yes/no/on/off/y/n are booleans, 010 is
-// octal, 0b101 binary and 1_000 an integer.
+// keys, invalid UTF-8, exceeded limits, and raw characters that kubectl's YAML 1.1 reader refuses
+// or reads otherwise, wherever they stand (comments too): the control characters but TAB, LF and
+// CR LF; NEL, U+2028, U+2029 and a lone CR, line breaks there; DEL, the C1 controls, U+FFFE and
+// U+FFFF. In a stream kubectl reads as JSON (its first character but blanks is "{"), DEL and
+// every character beyond ASCII may stand raw, as kubectl's JSON reader allows them in strings.
+// UTF-16 with a byte order mark reads as its UTF-8 form (DecodeUtf16). Empty documents are
+// skipped. As kubectl does, a UTF-8 byte order mark is accepted at the start of the stream and of
+// each document after "---", and plain scalars resolve as in YAML 1.1 (go-yaml v2):
+// yes/no/on/off/y/n are booleans, 010 is octal, 0b101 binary and 1_000 an integer.
 std::vector<Tree> ReadYamlStream(std::string_view content, const std::string* file,
                                  const ReadLimits& limits = {});
+
+// kubectl's reading of a file's encoding (cli-runtime decodes input files through a byte order
+// mark override): UTF-16, little- or big-endian, that starts with its byte order mark is returned
+// as UTF-8, without the mark; other content as nullopt, to be read as UTF-8. Throws Error
+// (file:line:col, the column counted in bytes of the UTF-8 form) where the UTF-16 does not decode,
+// at file:1:1 for UTF-32 with a byte order mark, which kubectl reads as text full of NUL bytes and
+// refuses, and where `content` is larger than the size limit. ReadYamlStream does this itself; a
+// caller that keeps the text to show its lines calls it first.
+std::optional<std::string> DecodeUtf16(std::string_view content, const std::string* file,
+                                       const ReadLimits& limits = {});
 
 // ReadYamlStream, handing each document to `each` as soon as it is read (which may take it), so
 // that a long stream is never held as Trees all at once. When the stream turns out malformed,

@@ -1,13 +1,14 @@
 #include "yaml/reader.h"
 
 #include <doctest/doctest.h>
-#include <yaml-cpp/yaml.h>
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "util/error.h"
@@ -15,6 +16,8 @@
 namespace trainer {
 
 namespace {
+
+using namespace std::string_literals;
 
 // The words of yaml-cpp's "illegal map value" (YAML::ErrorMsg::MAP_VALUE), which several tests meet.
 constexpr std::string_view kMapValueWords =
@@ -729,6 +732,171 @@ TEST_CASE("surrogates, overlong forms and code points beyond U+10FFFF are invali
   CHECK(ReadError("a: \xe0\x80\x80\n") == "job.yaml:1:4: invalid UTF-8");
   CHECK(ReadError("a: \xf0\x80\x80\x80\n") == "job.yaml:1:4: invalid UTF-8");
   CHECK(ReadError("a: \xf5\x80\x80\x80\n") == "job.yaml:1:4: invalid UTF-8");
+}
+
+// ---- Characters kubectl reads otherwise ------------------------------------------------------
+
+namespace {
+
+// The message for a character that kubectl's YAML 1.1 reader takes for a line break.
+std::string LineBreakError(std::string_view at, std::string_view name, std::string_view escape) {
+  return fmt::format(
+      "job.yaml:{}: {}, which kubectl's YAML reader takes for a line break: write it as \"{}\" inside a "
+      "double-quoted string",
+      at, name, escape);
+}
+// The message for a control character YAML does not allow.
+std::string ControlError(std::string_view at, std::string_view name, std::string_view escape) {
+  return fmt::format(
+      "job.yaml:{}: {}, which YAML does not allow in a file: write it as \"{}\" inside a double-quoted "
+      "string",
+      at, name, escape);
+}
+
+}  // namespace
+
+TEST_CASE("a line or paragraph separator or NEL is refused where it stands, comments included") {
+  // To kubectl the comment ends at the separator, and the image that follows replaces busybox:1.
+  CHECK(ReadError("image: busybox:1 # pinned\u2028image: evil.example.com/miner:latest\n") ==
+        LineBreakError("1:26", "U+2028 LINE SEPARATOR", "\\L"));
+  CHECK(ReadError("a: 1\nb: x\u2029y\n") == LineBreakError("2:5", "U+2029 PARAGRAPH SEPARATOR", "\\P"));
+  CHECK(ReadError("a: \"x\u0085y\"\n") == LineBreakError("1:6", "U+0085 NEXT LINE (NEL)", "\\N"));
+  CHECK(ReadError("a: |\n  x\n  y\u2028z\n") == LineBreakError("3:4", "U+2028 LINE SEPARATOR", "\\L"));
+  // Written as escapes, they are characters of the value.
+  CHECK(*Read("a: \"x\\Ly\\Pz\\N\"\n")[0].FindString("a") == "x\u2028y\u2029z\u0085");
+}
+
+TEST_CASE("a carriage return without a line feed after it is refused; CRLF line ends read") {
+  const std::string lone =
+      "job.yaml:{}: a lone carriage return (0x0D), which kubectl's YAML reader takes for a line break: end lines "
+      "with LF or CRLF, or write it as \"\\r\" inside a double-quoted string";
+  // A file with CR line ends that starts with a comment was one long comment, and rendered nothing.
+  CHECK(ReadError("# comment\rapiVersion: v1\rkind: ConfigMap\r") == fmt::format(fmt::runtime(lone), "1:10"));
+  CHECK(ReadError("a: 1\r\nb: 2\r\r\n") == fmt::format(fmt::runtime(lone), "2:5"));
+  CHECK(ReadError("a: 1\r") == fmt::format(fmt::runtime(lone), "1:5"));
+  CHECK(ReadError("a: \"x\ry\"\r\n") == fmt::format(fmt::runtime(lone), "1:6"));
+  CHECK(Read("a: 1\r\nb: \"x\\ry\"\r\n")[0] == Read("a: 1\nb: \"x\\ry\"\n")[0]);
+}
+
+TEST_CASE("control characters are refused, each named, with the escape that writes it") {
+  // A NUL in a plain scalar read as an escape: busybox\0x3a1 was busybox:1.
+  CHECK(ReadError("image: busybox\0x3a1\n"s) == ControlError("1:15", "NUL byte (0x00)", "\\0"));
+  CHECK(ReadError("a: |\n  x\0\n"s) == ControlError("2:4", "NUL byte (0x00)", "\\0"));
+  CHECK(ReadError("a: x # \x1b[2J\n") == ControlError("1:8", "control character 0x1B", "\\x1B"));
+  CHECK(ReadError("a: 'x\x01'\n") == ControlError("1:6", "control character 0x01", "\\x01"));
+  CHECK(ReadError("a: x\x7f\n") == ControlError("1:5", "control character 0x7F", "\\x7F"));
+  CHECK(ReadError("a: x\x0b\n") == ControlError("1:5", "control character 0x0B", "\\x0B"));
+  CHECK(ReadError("a: x\u0080\n") == ControlError("1:5", "control character U+0080", "\\x80"));
+  CHECK(ReadError("a: x\u009b2J\n") == ControlError("1:5", "control character U+009B", "\\x9B"));
+  CHECK(ReadError("a: x\uffff\n") == ControlError("1:5", "noncharacter U+FFFF", "\\uFFFF"));
+  CHECK(ReadError("a: x\ufffe\n") == ControlError("1:5", "noncharacter U+FFFE", "\\uFFFE"));
+  // Tabs, no-break spaces, U+FFFD and characters beyond U+FFFF read as text.
+  CHECK(*Read("a: x\ty\u00a0\ufffd\U0001F600 # c\td\n")[0].FindString("a") == "x\ty\u00a0\ufffd\U0001F600");
+}
+
+TEST_CASE("a NUL byte at the start of a file suggests UTF-16 or UTF-32 without a byte order mark") {
+  const std::string hint =
+      "; a file that starts with NUL bytes may be UTF-16 or UTF-32 text without a byte order mark: save it as UTF-8";
+  CHECK(ReadError("a\0:\0"s) == ControlError("1:2", "NUL byte (0x00)", "\\0") + hint);
+  CHECK(ReadError("\0a\0:"s) == ControlError("1:1", "NUL byte (0x00)", "\\0") + hint);
+  CHECK(ReadError("ab: \0"s) == ControlError("1:5", "NUL byte (0x00)", "\\0"));
+}
+
+TEST_CASE("control characters are found at any offset after ASCII, which is checked eight bytes at a time") {
+  const std::pair<std::string, std::string> kRefused[] = {
+      {"\x01"s, "control character 0x01"},   {"\x1f"s, "control character 0x1F"},
+      {"\x7f"s, "control character 0x7F"},   {"\0"s, "NUL byte (0x00)"},
+      {"\u0085"s, "U+0085 NEXT LINE (NEL)"}, {"\r"s, "a lone carriage return (0x0D)"}};
+  for (std::size_t at = 3; at < 40; ++at) {
+    CAPTURE(at);
+    const std::string text = "a: " + std::string(at - 3, 'x');
+    for (const auto& [character, name] : kRefused) {
+      CAPTURE(name);
+      const std::string error = ReadError(text + character + std::string(20, 'y') + "\n");
+      CHECK(error.substr(0, error.find(',')) == fmt::format("job.yaml:1:{}: {}", at + 1, name));
+    }
+    // Bytes just beside the ones refused (0x20 above the controls, 0x7E below DEL) and tabs pass.
+    const std::string valid = text + "~ \t~" + std::string(at, 'z');
+    CHECK(*Read(valid + "\n")[0].FindString("a") == valid.substr(3));
+  }
+}
+
+// What kubectl reads as JSON (a stream whose first character but blanks is "{") its JSON reader
+// reads: NEL, U+2028, U+2029, DEL and C1 controls in a string are characters of it, as in yaml-cpp;
+// other control characters and a lone CR are refused, as JSON escapes.
+TEST_CASE("a JSON stream may hold NEL, line separators, DEL and C1 controls raw, as kubectl's JSON reader reads them") {
+  const std::string json = " \n{\"a\": \"x\u0085y\u2028z\u2029\x7f\u009b\ufffe\", \"b\": [1]}\n";
+  CHECK(*Read(json)[0].FindString("a") == "x\u0085y\u2028z\u2029\x7f\u009b\ufffe");
+  CHECK(ReadError("{\"a\": \"x\x01\"}") ==
+        "job.yaml:1:9: control character 0x01, which JSON does not allow: write it as \"\\u0001\" inside a string");
+  CHECK(ReadError("{\"a\": \"x\0\"}"s) ==
+        "job.yaml:1:9: NUL byte (0x00), which JSON does not allow: write it as \"\\u0000\" inside a string");
+  CHECK(ReadError("{\"a\": 1,\r\"b\": 2}\r\n") ==
+        "job.yaml:1:9: a lone carriage return (0x0D), which kubectl's JSON reader takes for a blank: end lines with LF "
+        "or CRLF, or write it as \"\\r\" inside a string");
+  // A flow map after anything else is YAML.
+  CHECK(ReadError("# c\n{\"a\": \"x\u2028\"}") == LineBreakError("2:9", "U+2028 LINE SEPARATOR", "\\L"));
+}
+
+// ---- Encodings ---------------------------------------------------------------------------------
+
+namespace {
+
+// `text` as UTF-16 with its byte order mark.
+std::string Utf16(std::u16string_view text, bool little_endian) {
+  std::string out = little_endian ? "\xFF\xFE" : "\xFE\xFF";
+  for (char16_t unit : text) {
+    const char high = static_cast<char>(unit >> 8), low = static_cast<char>(unit & 0xFF);
+    out += little_endian ? std::string{low, high} : std::string{high, low};
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("UTF-16 with a byte order mark reads as its UTF-8 form, as kubectl decodes it") {
+  const std::u16string text = u"kind: TrainJob # caf\u00e9\nmetadata:\n  name: \U0001F600\n---\nb: [x, \"\\L\"]\n";
+  const std::vector<Tree> utf8 =
+      Read("kind: TrainJob # caf\u00e9\nmetadata:\n  name: \U0001F600\n---\nb: [x, \"\\L\"]\n");
+  for (bool little : {true, false}) {
+    CAPTURE(little);
+    std::vector<Tree> docs = Read(Utf16(text, little));
+    CHECK(docs == utf8);
+    REQUIRE(docs.size() == 2);
+    CHECK(docs[1].Find("b")->items()[1].origin().Position() == "job.yaml:5:8");
+    // Problems are located in the UTF-8 form: lines as written, columns in its bytes.
+    CHECK(ReadError(Utf16(u"a: caf\u00e9\nb: c: d\n", little)) == ReadError("a: caf\u00e9\nb: c: d\n"));
+    CHECK(ReadError(Utf16(u"a: 1\n# \u00e9\u2028y: 2\n", little)) ==
+          LineBreakError("2:5", "U+2028 LINE SEPARATOR", "\\L"));
+  }
+}
+
+TEST_CASE("UTF-16 that does not decode is refused where it stops decoding") {
+  CHECK(ReadError(Utf16(u"a: 1\nb: x\xD800y\n", true)) ==
+        "job.yaml:2:5: invalid UTF-16: surrogate 0xD800 without its pair");
+  CHECK(ReadError(Utf16(u"a: \xDC00\n", false)) == "job.yaml:1:4: invalid UTF-16: surrogate 0xDC00 without its pair");
+  CHECK(ReadError(Utf16(u"a: \xD800", true)) == "job.yaml:1:4: invalid UTF-16: surrogate 0xD800 without its pair");
+  CHECK(ReadError(Utf16(u"a: caf\u00e9", true) + "x") ==
+        "job.yaml:1:9: invalid UTF-16: the file ends in half a character (an odd number of bytes)");
+}
+
+TEST_CASE("UTF-32 with a byte order mark is refused, as kubectl reads it as UTF-16 or UTF-8 full of NULs") {
+  CHECK(ReadError("\xFF\xFE\0\0a\0\0\0"s) ==
+        "job.yaml:1:1: UTF-32 text (byte order mark FF FE 00 00): kubectl reads UTF-8 and UTF-16 only; save the file "
+        "as UTF-8");
+  CHECK(ReadError("\0\0\xFE\xFF\0\0\0a"s) ==
+        "job.yaml:1:1: UTF-32 text (byte order mark 00 00 FE FF): kubectl reads UTF-8 and UTF-16 only; save the file "
+        "as UTF-8");
+}
+
+TEST_CASE("UTF-16 is held to the size limit before and after it is decoded") {
+  ReadLimits limits;
+  limits.max_bytes = 20;
+  const std::string error = "job.yaml:1:1: input larger than 20 bytes (document size limit)";
+  // 28 bytes, 13 decoded; 20 bytes, 27 decoded; 16 bytes, 15 decoded.
+  CHECK(ReadError(Utf16(u"a: 1234567890", true), limits) == error);
+  CHECK(ReadError(Utf16(u"\u20ac\u20ac\u20ac\u20ac\u20ac\u20ac\u20ac\u20ac\u20ac", true), limits) == error);
+  CHECK(Read(Utf16(u"a: \u20ac\u20ac\u20ac\u20ac", true), limits).size() == 1);
 }
 
 TEST_CASE("scalars with tags other than !!str are unsupported") {

@@ -169,8 +169,13 @@ struct ScalarStyles {
   bool literal = true;
 };
 
+// What may stand raw outside double quotes. libyaml's emitter (go-yaml's) also counts NEL, U+2028
+// and U+2029 printable and writes them raw in plain, single-quoted and literal scalars, where a
+// YAML 1.1 reader (kubectl's, PyYAML) takes them for line breaks: a value holding one then folds
+// or, plain, ends its line and goes on as YAML of its own. So they force double quotes here, as
+// every control character does (TAB and CR too), and are escaped there.
 bool IsPrintable(char32_t c) {
-  return c == 0x0A || (c >= 0x20 && c <= 0x7E) || c == 0x85 || (c >= 0xA0 && c <= 0xD7FF) ||
+  return c == 0x0A || (c >= 0x20 && c <= 0x7E) || (c >= 0xA0 && c <= 0xD7FF && c != 0x2028 && c != 0x2029) ||
          (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF);  // libyaml escapes everything beyond U+FFFF
 }
 
@@ -279,9 +284,12 @@ void WriteDoubleQuoted(std::string_view s, std::string& out) {
       case 0x0B: out += "\\v"; continue;
       case 0x0C: out += "\\f"; continue;
       case 0x1B: out += "\\e"; continue;
+      case 0x85: out += "\\N"; continue;
+      case 0x2028: out += "\\L"; continue;
+      case 0x2029: out += "\\P"; continue;
       default: break;
     }
-    if (IsPrintable(c) && c != 0x85) {
+    if (IsPrintable(c)) {
       out.append(s.substr(start, i - start));
     } else {
       char buf[16];

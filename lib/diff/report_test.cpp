@@ -838,7 +838,7 @@ TEST_CASE("names, file names and the lines of values are printed Printable in ev
       "kind: ConfigMap\nmetadata: {name: \"cm\\n::error ::forged\\e[31m\\a\", namespace: \"ml\\u2028\"}\n";
   std::vector<Tree> from = ReadObjectStream(meta + "script: \"a\\nb\\e[2J\\nc\\u2028d\\n\"\n", &file);
   std::vector<Tree> to = ReadObjectStream(
-      meta + "script: \"a\\nB\\e[2J\\nc\\u2028d\\n\"\nnotes: \"first\\u2028line\\nsecond \\u0085 x\\n\"\n", &file);
+      meta + "script: \"a\\nB\\e[2J\\nc\\u2028d\\n\"\nnotes: \"first\\u202eline\\nsecond \\u00ad x\\n\"\n", &file);
   Report report = CompareStreams(from, to, {});
   ReportOptions options;
   const std::string label = R"(ConfigMap ml\u2028/cm\n::error ::forged\x1b[31m\a)";
@@ -850,8 +850,8 @@ TEST_CASE("names, file names and the lines of values are printed Printable in ev
                                                "  notes\n"
                                                "    old: (none)\n"
                                                "    new: |\n"
-                                               "      first\\u2028line\n"
-                                               "      second \\u0085 x\n"
+                                               "      first\\u202eline\n"
+                                               "      second \\u00ad x\n"
                                                "  script\n"
                                                "    @@ -1,3 +1,3 @@\n"
                                                "     a\n"
@@ -869,7 +869,7 @@ TEST_CASE("names, file names and the lines of values are printed Printable in ev
     options.format = ReportFormat::kGithub;
     CHECK(FormatReport(report, options) ==
           "::warning file=in\\n%3A%3Aerror %3A%3Ax\\xff.yaml,line=1,title=trainer diff::" + label +
-              " changes 2 fields%0Anotes: (none) → \"first\\u2028line\\nsecond \\u0085 x\\n\"%0A"
+              " changes 2 fields%0Anotes: (none) → \"first\\u202eline\\nsecond \\u00ad x\\n\"%0A"
               "script: \"a\\nb\\x1b[2J\\nc\\u2028d\\n\" → \"a\\nB\\x1b[2J\\nc\\u2028d\\n\"\n");
   }
   SUBCASE("unified: the headers and each line") {
@@ -878,7 +878,7 @@ TEST_CASE("names, file names and the lines of values are printed Printable in ev
     std::string out = FormatReport(report, options);
     CHECK(out.starts_with("--- " + label + " (" + R"(in\n::error ::x\xff.yaml)" + ")\n+++ " + label + " (" +
                           R"(in\n::error ::x\xff.yaml)" + ")\n"));
-    CHECK(out.find("\n+notes: |\n+  first\\u2028line\n+  second \\u0085 x\n") != std::string::npos);
+    CHECK(out.find("\n+notes: |\n+  first\\u202eline\n+  second \\u00ad x\n") != std::string::npos);
     CHECK(std::none_of(out.begin(), out.end(), [](char c) { return c == '\x1b' || c == '\a' || c == '\r'; }));
     CHECK(out.find("\u2028") == std::string::npos);
   }

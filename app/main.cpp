@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
   // so that output meant for it would land in that file: each is opened on /dev/null, and output
   // meant for a closed standard output fails (WriteStdout).
   trainer::app::GuardStandardDescriptors();
-  // Ctrl-C or a CI timeout while files are staged: no temporary file is left behind.
+  // Ctrl-C, a closed terminal or a CI timeout while files are staged: no temporary file is left.
   trainer::RemoveTemporariesOnSignals();
   const std::string program = ProgramName(argc > 0 ? argv[0] : nullptr);
   CLI::App app{"trainer: see what the Kubeflow Trainer controller will create for your TrainJobs, before anything "

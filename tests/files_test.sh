@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The files trainer writes (render --output-dir, test --update) on hostile ground: temporary files
 # no planted symbolic link can steer, destinations checked before any is replaced, and nothing
-# left behind by SIGINT or SIGTERM. Usage: files_test.sh TRAINER
+# left behind by a signal that ends trainer. Usage: files_test.sh TRAINER
 set -u
 source "$(dirname "$0")/lib.sh"
 trainer=$1
@@ -77,27 +77,48 @@ run test "$tmp/case"
 check "a stray temporary file in a case fails trainer test with exit 1" test "$rc" -eq 1
 check "... naming it" grep -qF '.current.yaml.trainer-Ab12cD: a temporary file left by an interrupted trainer run; remove it' "$tmp/out"
 
-# SIGINT and SIGTERM during a long --output-dir render: killed once its first files are staged,
-# trainer removes them and dies of the signal. Job control (set -m), so that the background
-# trainer does not start with SIGINT ignored.
+# Each signal whose default action ends trainer, during a long --output-dir render: sent once its
+# first files are staged, trainer removes them and dies of the signal. Job control (set -m), so that
+# the background trainer does not start with SIGINT and SIGQUIT ignored; no core files.
 jobs 3000 >"$tmp/many.yaml"
+ulimit -c 0
 set -m
-landed=0
-for ((attempt = 0; attempt < 12 && landed < 4; attempt++)); do
-  signal=$((attempt % 2 == 0 ? 2 : 15))
-  dir="$tmp/killed-$attempt"
-  "$trainer" render "$tmp/many.yaml" --output-dir "$dir" 2>/dev/null &
+for signal in HUP INT QUIT PIPE ALRM TERM USR1 USR2 VTALRM PROF XCPU XFSZ IO PWR STKFLT RTMIN RTMAX; do
+  number=$(kill -l "$signal")
+  landed=0
+  for ((attempt = 0; attempt < 5 && landed == 0; attempt++)); do
+    dir="$tmp/killed-$signal-$attempt"
+    "$trainer" render "$tmp/many.yaml" --output-dir "$dir" 2>/dev/null &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null && [[ -z $(find "$dir" -mindepth 1 -print -quit 2>/dev/null) ]]; do :; done
+    kill -s "$signal" "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    status=$?
+    [[ $status -eq 0 ]] && continue  # it finished first: try again
+    landed=1
+    check "SIG$signal: the exit status is 128+$number" test "$status" -eq $((128 + number))
+    check "SIG$signal: no temporary file is left" no_temporaries "$dir"
+  done
+  check "SIG$signal landed during the render (in one of 5 attempts)" test "$landed" -eq 1
+done
+
+# A signal during the renames waits for them: the folder is all new (or, before them, all old),
+# never half old, half new. SIGTERM is sent once the first file is replaced.
+"$trainer" render "$tmp/many.yaml" --output-dir "$tmp/renamed"
+first="$tmp/renamed/$(job_file 1)"
+for ((attempt = 0; attempt < 3; attempt++)); do
+  for file in "$tmp/renamed"/*; do echo old >"$file"; done
+  "$trainer" render "$tmp/many.yaml" --output-dir "$tmp/renamed" 2>/dev/null &
   pid=$!
-  while kill -0 "$pid" 2>/dev/null && [[ -z $(find "$dir" -mindepth 1 -print -quit 2>/dev/null) ]]; do :; done
-  kill -s "$signal" "$pid" 2>/dev/null
+  line=old
+  while kill -0 "$pid" 2>/dev/null && [[ $line == old ]]; do read -r line <"$first"; done
+  kill -s TERM "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   status=$?
-  [[ $status -eq 0 ]] && continue  # it finished first: try again
-  landed=$((landed + 1))
-  check "signal $signal: the exit status is 128+$signal" test "$status" -eq $((128 + signal))
-  check "signal $signal: no temporary file is left" no_temporaries "$dir"
+  check "SIGTERM during the renames: trainer finishes them, then dies of it" test "$status" -eq 143 -o "$status" -eq 0
+  check "... leaving every file new" test -z "$(grep -lx old "$tmp/renamed"/*)"
+  check "... and no temporary file" no_temporaries "$tmp/renamed"
 done
 set +m
-check "a signal landed during the render (at least 4 of 12 attempts)" test "$landed" -ge 4
 
 finish files

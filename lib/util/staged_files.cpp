@@ -20,8 +20,40 @@ namespace {
 constexpr std::string_view kTemporaryMark = ".trainer-";
 constexpr std::size_t kRandomChars = 6;  // mkstemp's XXXXXX
 
+// The signals whose default action ends trainer and that come from outside it: a closed terminal
+// or ssh session (SIGHUP), Ctrl-C and Ctrl-\ (SIGINT, SIGQUIT), kill and timeouts (SIGTERM, SIGUSR1,
+// SIGUSR2, the real-time signals), a reader gone (SIGPIPE), timers (SIGALRM, SIGVTALRM, SIGPROF),
+// resource limits (SIGXCPU, SIGXFSZ), SIGPOLL, SIGPWR and SIGSTKFLT. SIGKILL cannot be caught. The
+// signals of a fault in trainer itself (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT)
+// keep their default action: its memory is then not to be trusted, and the core dump shows the
+// fault as it happened.
+const sigset_t& EndingSignals() {
+  static const sigset_t set = [] {
+    sigset_t s;
+    sigemptyset(&s);
+    for (int sig :
+         {SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGPROF, SIGVTALRM, SIGXCPU, SIGXFSZ}) {
+      sigaddset(&s, sig);
+    }
+#ifdef SIGPOLL
+    sigaddset(&s, SIGPOLL);
+#endif
+#ifdef SIGPWR
+    sigaddset(&s, SIGPWR);
+#endif
+#ifdef SIGSTKFLT
+    sigaddset(&s, SIGSTKFLT);
+#endif
+#ifdef SIGRTMIN
+    for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) sigaddset(&s, sig);
+#endif
+    return s;
+  }();
+  return set;
+}
+
 // The temporary files that exist now ("" for one renamed or removed), which the signal handler
-// removes. Changed only with SIGINT and SIGTERM blocked, so that the handler never sees it half
+// removes. Changed only with the ending signals blocked, so that the handler never sees it half
 // changed. Never freed: a signal may come while static objects are destroyed.
 std::vector<std::string>& Temporaries() {
   static auto* temporaries = new std::vector<std::string>();
@@ -32,16 +64,11 @@ std::size_t live_temporaries = 0;
 // made, so that forgetting one does not scan all those forgotten before it.
 std::size_t first_live = 0;
 
-// Blocks SIGINT and SIGTERM while it lives.
+// Blocks the ending signals while it lives: one that comes meanwhile waits, and is handled (the
+// temporaries left are removed, trainer dies of it) once they are unblocked.
 class SignalsBlocked {
  public:
-  SignalsBlocked() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigprocmask(SIG_BLOCK, &set, &old_);
-  }
+  SignalsBlocked() { sigprocmask(SIG_BLOCK, &EndingSignals(), &old_); }
   SignalsBlocked(const SignalsBlocked&) = delete;
   SignalsBlocked& operator=(const SignalsBlocked&) = delete;
   ~SignalsBlocked() { sigprocmask(SIG_SETMASK, &old_, nullptr); }
@@ -66,7 +93,7 @@ void Forget(const std::string& path) {
 }
 
 extern "C" void RemoveTemporariesAndDie(int sig) {
-  // Only unlink(2), signal(2) and raise(3): async-signal-safe.
+  // Only unlink(2), signal(2) and raise(3): async-signal-safe. No allocation: the list is only read.
   for (const std::string& path : Temporaries()) {
     if (!path.empty()) unlink(path.c_str());
   }
@@ -173,13 +200,15 @@ bool IsTemporaryName(std::string_view file_name) {
 std::unique_ptr<FileWriter> NewRealFileWriter() { return std::make_unique<RealFileWriter>(); }
 
 void RemoveTemporariesOnSignals() {
-  for (int sig : {SIGINT, SIGTERM}) {
-    // A shell starts background jobs with SIGINT ignored: keep it ignored.
+  struct sigaction action {};
+  action.sa_handler = RemoveTemporariesAndDie;
+  action.sa_mask = EndingSignals();  // a second signal waits for the handler to finish
+  for (int sig = 1; sig < NSIG; ++sig) {
+    if (sigismember(&EndingSignals(), sig) != 1) continue;
+    // Kept ignored where the caller ignores it: a shell starts background jobs with SIGINT and
+    // SIGQUIT ignored, nohup ignores SIGHUP.
     struct sigaction old {};
     if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-    struct sigaction action {};
-    action.sa_handler = RemoveTemporariesAndDie;
-    sigemptyset(&action.sa_mask);
     sigaction(sig, &action, nullptr);
   }
 }
@@ -217,6 +246,9 @@ void StagedFiles::Commit() {
     Discard();
     throw Error(std::move(refused));
   }
+  // A signal during the renames waits until they are done (or one failed and the temporaries left
+  // are removed): a signal never leaves the files half old, half new.
+  SignalsBlocked blocked;
   std::vector<std::string> replaced;
   for (const auto& [path, temporary] : staged_) {
     try {

@@ -3,8 +3,8 @@
 //
 // A temporary file is named `.<final name>.trainer-XXXXXX` (six random characters) in the folder
 // of its final file, created new (never through a symbolic link) with the permissions any new file
-// gets (0666 less the umask). On SIGINT and SIGTERM the temporaries are removed before trainer dies
-// of the signal.
+// gets (0666 less the umask). On a signal that ends trainer (SIGINT, SIGTERM, SIGHUP and the others
+// of RemoveTemporariesOnSignals) the temporaries are removed before trainer dies of it.
 #pragma once
 
 #include <memory>
@@ -40,11 +40,14 @@ class FileWriter {
   virtual void Remove(const std::string& path) = 0;
 };
 
-// The real file system. Its temporary files are the ones removed on SIGINT and SIGTERM.
+// The real file system. Its temporary files are the ones removed on a signal.
 std::unique_ptr<FileWriter> NewRealFileWriter();
 
-// On SIGINT and SIGTERM: removes the temporary files of every real FileWriter that are not yet
-// renamed or removed, then dies of the signal (exit status 128+n). Called once, at the start.
+// On each signal whose default action ends the process, except those of a fault in trainer itself
+// (SIGSEGV, SIGABRT...): removes the temporary files of every real FileWriter that are not yet
+// renamed or removed, then dies of the signal (exit status 128+n). A signal the caller ignores
+// (nohup's SIGHUP) stays ignored. SIGKILL cannot be caught: it leaves the temporaries. Called once,
+// at the start.
 void RemoveTemporariesOnSignals();
 
 // New contents for a set of files, staged under temporary names and then renamed into place
@@ -61,8 +64,9 @@ class StagedFiles {
   // replaced").
   void Stage(const std::string& path, std::string_view content);
   // Checks every destination first (a folder, a symbolic link or anything but a file is refused,
-  // naming each, before any rename), then renames each temporary over its destination. When a
-  // rename fails, removes the other temporaries and throws Error naming the files replaced.
+  // naming each, before any rename), then renames each temporary over its destination, with the
+  // signals blocked. When a rename fails, removes the other temporaries and throws Error naming
+  // the files replaced.
   void Commit();
   // Removes the temporaries not renamed yet.
   void Discard();

@@ -4,9 +4,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
+
+#include "tests/fake_file_writer.h"
 
 namespace trainer {
 
@@ -37,6 +41,38 @@ TEST_CASE("a real temporary file gets the permissions of a new file, 0666 less t
   writer->Remove(temporary);
   CHECK_FALSE(stdfs::exists(temporary));
   stdfs::remove_all(dir);
+}
+
+namespace {
+
+bool Blocked(int sig) {
+  sigset_t now;
+  sigprocmask(SIG_BLOCK, nullptr, &now);
+  return sigismember(&now, sig) == 1;
+}
+
+// Notes, at each rename, whether SIGHUP, SIGTERM and SIGUSR1 are blocked.
+class MaskRecorder : public testing::FakeFileWriter {
+ public:
+  std::vector<bool> blocked;
+  void Rename(const std::string& from, const std::string& to) override {
+    blocked.push_back(Blocked(SIGHUP) && Blocked(SIGTERM) && Blocked(SIGUSR1));
+    FakeFileWriter::Rename(from, to);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("StagedFiles renames with the ending signals blocked, so that a signal waits for the last rename") {
+  MaskRecorder writer;
+  StagedFiles staged(writer, "");
+  staged.Stage("a", "1");
+  staged.Stage("b", "2");
+  REQUIRE_FALSE(Blocked(SIGHUP));
+  staged.Commit();
+  CHECK(writer.blocked == std::vector<bool>{true, true});
+  CHECK_FALSE(Blocked(SIGHUP));
+  CHECK(writer.files == std::map<std::string, std::string>{{"a", "1"}, {"b", "2"}});
 }
 
 }  // namespace trainer

@@ -21,7 +21,7 @@ DirSink::~DirSink() {
   }
 }
 
-void DirSink::File(const std::string& name, std::string_view yaml) {
+void DirSink::File(const std::string& name, std::string_view yaml, FileAccess access) {
   const std::string context = fmt::format("--output-dir {}: ", dir_);
   if (!started_) {
     started_ = true;
@@ -36,7 +36,7 @@ void DirSink::File(const std::string& name, std::string_view yaml) {
     throw OutputDirError(fmt::format("{}{}: two objects have this file name; no file was replaced", context, path));
   }
   try {
-    staged_.Stage(path, yaml);
+    staged_.Stage(path, yaml, access);
   } catch (const Error& e) {
     throw OutputDirError(e.what());  // which says the context
   }

@@ -31,7 +31,7 @@ class DirSink : public RenderSink {
 
   bool WantsFiles() const override { return true; }
   // Throws OutputDirError, also for a second object of the same file name.
-  void File(const std::string& name, std::string_view yaml) override;
+  void File(const std::string& name, std::string_view yaml, FileAccess access) override;
   // Renames every file into place. Throws Error naming each destination it refuses (a folder, a
   // symbolic link) before renaming any, or the files replaced before a rename failed.
   void Commit();

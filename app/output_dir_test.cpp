@@ -129,11 +129,28 @@ TEST_CASE("a rename that fails in --output-dir removes every temporary file and 
   CHECK(writer.files.at("out/mine.txt") == "mine");
 }
 
+TEST_CASE("--output-dir writes a Secret's file for its owner only, every other file as any new file") {
+  testing::FakeFileSystem fs;
+  std::ifstream in(std::string(TRAINER_SOURCE_DIR) + "/tests/mpi_runtime.yaml");
+  std::ostringstream runtime;
+  runtime << in.rdbuf();
+  fs.files["jobs.yaml"] = runtime.str() +
+                          "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: a\n"
+                          "  namespace: ml\nspec:\n  runtimeRef:\n    name: openmpi\n";
+  FakeFileWriter writer;
+  DirSink sink("out", writer);
+  RenderTo(JobsRequest(), fs, sink);
+  std::map<std::string, FileAccess> want = {{"out/v1_ConfigMap_ml_a-mpi-hostfile.yaml", FileAccess::kShared},
+                                            {"out/v1_Secret_ml_a-mpi-ssh-auth.yaml", FileAccess::kPrivate},
+                                            {JobSetFile("a"), FileAccess::kShared}};
+  CHECK(writer.access == want);
+}
+
 TEST_CASE("two objects of one --output-dir file name are an error before anything is renamed") {
   FakeFileWriter writer;
   DirSink sink("out", writer);
-  sink.File("v1_Secret_ml_x.yaml", "one");
-  std::string message = MessageOf([&] { sink.File("v1_Secret_ml_x.yaml", "two"); });
+  sink.File("v1_Secret_ml_x.yaml", "one", FileAccess::kPrivate);
+  std::string message = MessageOf([&] { sink.File("v1_Secret_ml_x.yaml", "two", FileAccess::kPrivate); });
   CHECK(message == "--output-dir out: out/v1_Secret_ml_x.yaml: two objects have this file name; no file was replaced");
 }
 

@@ -301,13 +301,13 @@ void CheckStreamingRender(const std::string& content, ValidationMode validate,
 class CheckedDirSink : public trainer::app::DirSink {
  public:
   using DirSink::DirSink;
-  void File(const std::string& name, std::string_view yaml) override {
+  void File(const std::string& name, std::string_view yaml, trainer::FileAccess access) override {
     if (name.empty() || name == "." || name == ".." ||
         name.find_first_of(std::string_view("/\0", 2)) != std::string::npos) {
       Finding("--output-dir is given a file name that is no plain name", name);
     }
     duplicate_ = duplicate_ || !names_.insert(name).second;
-    DirSink::File(name, yaml);
+    DirSink::File(name, yaml, access);
   }
   bool duplicate() const { return duplicate_; }
 

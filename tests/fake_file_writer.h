@@ -16,17 +16,19 @@ namespace trainer::testing {
 class FakeFileWriter : public FileWriter {
  public:
   std::map<std::string, std::string> files;  // path -> content
+  std::map<std::string, FileAccess> access;  // path -> who may read it, for each file written
   std::map<std::string, Kind> others;        // folders, symbolic links...: never written
   int fail_write = -1;                       // counting from 0; -1: none
   int fail_rename = -1;
   std::string write_error = "No space left on device";
   int writes = 0;
 
-  std::string WriteTemporary(const std::string& path, std::string_view content) override {
+  std::string WriteTemporary(const std::string& path, std::string_view content, FileAccess how) override {
     if (writes++ >= fail_write && fail_write >= 0) throw Error(path + ": cannot write: " + write_error);
     std::string name = TemporaryTemplate(path);
     name.replace(name.size() - 6, 6, fmt::format("{:06}", writes));
     files[name] = content;
+    access[path] = how;
     return name;
   }
   Kind KindOf(const std::string& path) override {

@@ -56,6 +56,19 @@ check "... and leaving no temporary file" no_temporaries "$tmp/folder"
 (umask 027 && "$trainer" render examples/quickstart.yaml --output-dir "$tmp/mode" 2>/dev/null)
 check "--output-dir files get 0666 less the umask" test "$(stat -c %a "$tmp/mode/$jobset")" = 640
 
+# The SSH key Secret of --generate-ssh-keys is its owner's only, also under umask 022; a file its
+# user made 0600 stays so when it is rendered again.
+mpi_job=$'---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: job\nspec:\n  runtimeRef:\n    name: openmpi'
+{ cat tests/mpi_runtime.yaml && echo "$mpi_job"; } >"$tmp/mpi.yaml"
+secret="$tmp/keys/v1_Secret_default_job-mpi-ssh-auth.yaml" hostfile="$tmp/keys/v1_ConfigMap_default_job-mpi-hostfile.yaml"
+(umask 022 && "$trainer" render "$tmp/mpi.yaml" --generate-ssh-keys --output-dir "$tmp/keys" 2>/dev/null)
+check "--output-dir writes the SSH key Secret 0600" test "$(stat -c %a "$secret")" = 600
+check "... and the other files 0644 (umask 022)" test "$(stat -c %a "$hostfile")" = 644
+chmod 600 "$hostfile" && chmod 640 "$secret"
+(umask 022 && "$trainer" render "$tmp/mpi.yaml" --generate-ssh-keys --output-dir "$tmp/keys" 2>/dev/null)
+check "rendered again, a file its user made 0600 stays 0600" test "$(stat -c %a "$hostfile")" = 600
+check "... and the Secret 0600" test "$(stat -c %a "$secret")" = 600
+
 # test --update: a link at the fixed temporary name of older versions, then an expected file that is a link.
 mkdir "$tmp/case" && cp examples/quickstart.yaml "$tmp/case/input.yaml" && echo '{}' >"$tmp/case/current.yaml"
 ln -s "$tmp/victim" "$tmp/case/current.yaml.trainer-tmp"

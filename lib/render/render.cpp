@@ -92,6 +92,12 @@ std::string FileName(const Tree& object, std::string_view extension) {
                      Field(object, "metadata", "name"), extension);
 }
 
+// Who may read an object's file: a Secret's only its owner (the MPI SSH key of --generate-ssh-keys).
+FileAccess AccessOf(const Tree& object) {
+  const bool secret = Field(object, "apiVersion") == "v1" && Field(object, "kind") == "Secret";
+  return secret ? FileAccess::kPrivate : FileAccess::kShared;
+}
+
 }  // namespace
 
 std::string SourceComment(const TrainJob& job, const Runtime& runtime) {
@@ -385,6 +391,7 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
     const std::string comment = json ? std::string() : SourceComment(*r.job, *r.runtime);
     for (const Tree& object : r.objects) {
       if (!Selected(object, request.show_only, used)) continue;
+      const FileAccess access = files ? AccessOf(object) : FileAccess::kShared;
       if (!json && (files || output)) {
         std::string_view text = piece(output, [&](std::string& out) {
           out += "---\n";
@@ -392,7 +399,7 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
           WriteYaml(object, out, request.explain ? &explain : nullptr);
         });
         budget.Spend(*r.job, text.size());
-        if (files) sink.File(FileName(object, ".yaml"), text);
+        if (files) sink.File(FileName(object, ".yaml"), text, access);
       }
       if (json && files) {  // one object per file, as `kubectl get -o json` prints one
         std::string_view text = piece(false, [&](std::string& out) {
@@ -400,7 +407,7 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
           out.push_back('\n');
         });
         budget.Spend(*r.job, text.size());
-        sink.File(FileName(object, ".json"), text);
+        sink.File(FileName(object, ".json"), text, access);
       }
       if (output && json) {
         std::string_view text = piece(true, [&](std::string& out) {

@@ -11,6 +11,7 @@
 
 #include "framework/interface.h"
 #include "input/loader.h"
+#include "util/staged_files.h"
 #include "yaml/writer.h"
 
 namespace trainer {
@@ -37,10 +38,11 @@ class RenderSink {
   // Whether one YAML file per object is wanted (--output-dir).
   virtual bool WantsFiles() const { return false; }
   // One object's file: <group>_<version>_<kind>_<namespace>_<name>.yaml and its YAML document, or
-  // with -o json .json and its JSON.
-  virtual void File(const std::string& name, std::string_view yaml) {
+  // with -o json .json and its JSON; kPrivate for a Secret.
+  virtual void File(const std::string& name, std::string_view yaml, FileAccess access) {
     (void)name;
     (void)yaml;
+    (void)access;
   }
 };
 

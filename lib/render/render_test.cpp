@@ -34,7 +34,7 @@ std::string Input(const std::string& name, const std::string& ns, const std::str
 class FileRecorder : public RenderSink {
  public:
   bool WantsFiles() const override { return true; }
-  void File(const std::string& name, std::string_view text) override {
+  void File(const std::string& name, std::string_view text, FileAccess) override {
     names.push_back(name);
     texts.emplace_back(text);
   }

@@ -110,7 +110,7 @@ mode_t Umask() {
 
 class RealFileWriter : public FileWriter {
  public:
-  std::string WriteTemporary(const std::string& path, std::string_view content) override {
+  std::string WriteTemporary(const std::string& path, std::string_view content, FileAccess access) override {
     std::string name = TemporaryTemplate(path);
     int fd = -1;
     {
@@ -123,8 +123,12 @@ class RealFileWriter : public FileWriter {
       }
     }
     if (fd < 0) throw Error(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
-    // mkstemp makes the file 0600: give it what a new file gets.
-    int error = fchmod(fd, 0666 & ~Umask()) == 0 ? 0 : errno;
+    // mkstemp makes the file 0600: give it what `access` says, and no more than the file it
+    // replaces gives.
+    mode_t mode = (access == FileAccess::kPrivate ? 0600 : 0666) & ~Umask();
+    struct stat old {};
+    if (lstat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode)) mode &= old.st_mode;
+    int error = fchmod(fd, mode & 0777) == 0 ? 0 : errno;
     while (error == 0 && !content.empty()) {
       const ssize_t n = write(fd, content.data(), content.size());
       if (n < 0 && errno == EINTR) continue;
@@ -213,9 +217,9 @@ void RemoveTemporariesOnSignals() {
   }
 }
 
-void StagedFiles::Stage(const std::string& path, std::string_view content) {
+void StagedFiles::Stage(const std::string& path, std::string_view content, FileAccess access) {
   try {
-    staged_.emplace_back(path, writer_.WriteTemporary(path, content));
+    staged_.emplace_back(path, writer_.WriteTemporary(path, content, access));
   } catch (const Error& e) {
     Discard();
     throw Error(fmt::format("{}{}; no file was replaced", context_, e.what()));

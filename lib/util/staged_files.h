@@ -3,8 +3,9 @@
 //
 // A temporary file is named `.<final name>.trainer-XXXXXX` (six random characters) in the folder
 // of its final file, created new (never through a symbolic link) with the permissions any new file
-// gets (0666 less the umask). On a signal that ends trainer (SIGINT, SIGTERM, SIGHUP and the others
-// of RemoveTemporariesOnSignals) the temporaries are removed before trainer dies of it.
+// gets (0666 less the umask), or its owner's only for a Secret (0600 less the umask), and never one
+// that the file it replaces withholds: a file its user made 0600 stays 0600. On a signal that ends trainer (SIGINT,
+// SIGTERM, SIGHUP and the others of RemoveTemporariesOnSignals) the temporaries are removed before trainer dies of it.
 #pragma once
 
 #include <memory>
@@ -21,14 +22,21 @@ std::string TemporaryTemplate(const std::string& path);
 // Whether a file name (not a path) has the form of a temporary file's.
 bool IsTemporaryName(std::string_view file_name);
 
+// Who may read a file that trainer writes.
+enum class FileAccess {
+  kShared,   // what any new file gets: 0666 less the umask
+  kPrivate,  // its owner only, 0600 less the umask: a Secret, whose keys no one else may read
+};
+
 // Where files are written, behind an interface so that tests can make a write fail.
 class FileWriter {
  public:
   enum class Kind { kMissing, kFile, kDirectory, kSymlink, kOther };
   virtual ~FileWriter() = default;
   // Writes `content` to a new temporary file for `path` (TemporaryTemplate) and returns its
-  // name. Throws Error naming `path` and the reason, leaving no file behind.
-  virtual std::string WriteTemporary(const std::string& path, std::string_view content) = 0;
+  // name. Its permissions are those of `access`, less any that `path` (a regular file there now)
+  // withholds. Throws Error naming `path` and the reason, leaving no file behind.
+  virtual std::string WriteTemporary(const std::string& path, std::string_view content, FileAccess access) = 0;
   // What `path` itself is: a symbolic link is not followed. Throws Error naming the path.
   virtual Kind KindOf(const std::string& path) = 0;
   // Creates the folder `path` and its missing parents; returns whether `path` was missing.
@@ -62,7 +70,7 @@ class StagedFiles {
 
   // Writes the new content of `path` to a temporary file. Throws Error ("...; no file was
   // replaced").
-  void Stage(const std::string& path, std::string_view content);
+  void Stage(const std::string& path, std::string_view content, FileAccess access = FileAccess::kShared);
   // Checks every destination first (a folder, a symbolic link or anything but a file is refused,
   // naming each, before any rename), then renames each temporary over its destination, with the
   // signals blocked. When a rename fails, removes the other temporaries and throws Error naming

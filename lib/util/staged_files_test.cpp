@@ -29,7 +29,7 @@ TEST_CASE("a real temporary file gets the permissions of a new file, 0666 less t
   stdfs::create_directories(dir);
   const mode_t old = umask(027);
   auto writer = NewRealFileWriter();
-  const std::string temporary = writer->WriteTemporary((dir / "x.yaml").string(), "text\n");
+  const std::string temporary = writer->WriteTemporary((dir / "x.yaml").string(), "text\n", FileAccess::kShared);
   umask(old);
   struct stat st {};
   CHECK(stat(temporary.c_str(), &st) == 0);
@@ -40,6 +40,31 @@ TEST_CASE("a real temporary file gets the permissions of a new file, 0666 less t
   CHECK(content.str() == "text\n");
   writer->Remove(temporary);
   CHECK_FALSE(stdfs::exists(temporary));
+  stdfs::remove_all(dir);
+}
+
+TEST_CASE("a Secret's file is its owner's only, and a replaced file keeps the permissions it withholds") {
+  namespace stdfs = std::filesystem;
+  const stdfs::path dir = stdfs::temp_directory_path() / ("trainer-access-test-" + std::to_string(::getpid()));
+  stdfs::create_directories(dir);
+  auto mode_of = [](const std::string& path) {
+    struct stat st {};
+    CHECK(stat(path.c_str(), &st) == 0);
+    return st.st_mode & 0777;
+  };
+  const mode_t old = umask(022);
+  auto writer = NewRealFileWriter();
+  const std::string secret = (dir / "v1_Secret_default_x.yaml").string();
+  const std::string jobset = (dir / "jobset.yaml").string();
+  CHECK(mode_of(writer->WriteTemporary(secret, "key\n", FileAccess::kPrivate)) == 0600);
+  CHECK(mode_of(writer->WriteTemporary(jobset, "new\n", FileAccess::kShared)) == 0644);
+  std::ofstream(jobset) << "old\n";
+  chmod(jobset.c_str(), 0600);
+  CHECK(mode_of(writer->WriteTemporary(jobset, "new\n", FileAccess::kShared)) == 0600);
+  chmod(jobset.c_str(), 0640);
+  CHECK(mode_of(writer->WriteTemporary(jobset, "new\n", FileAccess::kShared)) == 0640);
+  CHECK(mode_of(writer->WriteTemporary(jobset, "new\n", FileAccess::kPrivate)) == 0600);
+  umask(old);
   stdfs::remove_all(dir);
 }
 

@@ -168,6 +168,14 @@ check "test -q exits 0 and prints nothing" test "$rc" -eq 0 -a -z "$out" -a -z "
 run test --quiet --check tests/cases/test-fail/01-no-mlpolicy-altered
 check "test --quiet exits 1 on a failing case and prints nothing" test "$rc" -eq 1 -a -z "$out" -a -z "$err"
 
+# A case's args that is a FIFO is refused before any case runs (never opened: the read would block),
+# and the case is not rendered without it.
+mkdir -p "$tmp/fifo-case" && cp examples/quickstart.yaml "$tmp/fifo-case/input.yaml" && mkfifo "$tmp/fifo-case/args"
+run test "$tmp/fifo-case"
+check "test refuses a case whose args is a FIFO with exit 2, naming it" test "$rc" -eq 2 -a -z "$out" -a \
+  "$err" = "trainer: error: $tmp/fifo-case/args: is a FIFO (named pipe); a test case's args must be a file"
+check "... writing no expected file" test ! -e "$tmp/fifo-case/current.yaml"
+
 # A cluster dump: the JobSets beside the TrainJobs are read as state, never reported as skipped.
 mkdir -p "$tmp/dump"
 printf 'apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: quickstart, namespace: ml-team}\n' \

@@ -555,6 +555,28 @@ void ApplyChanges(const std::vector<ExpectedFileChange>& changes, FileWriter& wr
   }
 }
 
+// Why the case file `name` of `dir` is there but cannot be read as a file (a folder, a FIFO, a
+// symbolic link to nothing), or nullopt. Such a file would be skipped as absent, and a FIFO would
+// block the read; a symbolic link to a file is read.
+std::optional<std::string> UnreadableCaseFile(const std::string& dir, const char* name) {
+  const stdfs::path path = stdfs::path(dir) / name;
+  std::error_code ec;
+  if (!stdfs::exists(stdfs::symlink_status(path, ec))) return std::nullopt;
+  const stdfs::file_status target = stdfs::status(path, ec);
+  if (stdfs::is_regular_file(target)) return std::nullopt;
+  std::string what = "is not a regular file";
+  if (stdfs::is_directory(target)) {
+    what = "is a folder";
+  } else if (stdfs::is_fifo(target)) {
+    what = "is a FIFO (named pipe)";
+  } else if (target.type() == stdfs::file_type::not_found) {
+    what = "is a symbolic link to nothing";
+  } else if (ec) {
+    what = "cannot be read: " + ec.message();  // a loop of symbolic links
+  }
+  return fmt::format("{}: {}; a test case's {} must be a file", path.string(), what, name);
+}
+
 bool IsCaseDir(const std::string& dir) {
   std::error_code ec;
   return std::any_of(std::begin(kCaseFiles), std::end(kCaseFiles),
@@ -588,10 +610,15 @@ std::vector<std::string> FindCases(const std::vector<std::string>& dirs) {
           "{}: no test case in it (a folder holding input.yaml, args, current.yaml, legacy.yaml or error)", dir));
     }
   }
-  problems.Checkpoint();
   // A case named by two DIRs runs once.
   std::set<std::string> seen;
   std::erase_if(cases, [&seen](const std::string& c) { return !seen.insert(c).second; });
+  for (const std::string& c : cases) {
+    for (const char* name : kCaseFiles) {
+      if (std::optional<std::string> why = UnreadableCaseFile(c, name)) problem(std::move(*why));
+    }
+  }
+  problems.Checkpoint();
   return cases;
 }
 

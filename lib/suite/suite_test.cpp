@@ -1,6 +1,7 @@
 #include "suite/suite.h"
 
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -535,6 +536,28 @@ TEST_CASE("FindCases rejects a missing DIR, a file and a folder without cases, a
   }
   CHECK(message == "no/such/dir: no such folder\n" + file + ": not a folder\n" + empty +
                        ": no test case in it (a folder holding input.yaml, args, current.yaml, legacy.yaml or error)");
+}
+
+TEST_CASE("FindCases refuses a case file that is a FIFO, a folder or a symbolic link to nothing, naming each") {
+  TempDir dir;
+  dir.Put("s/fifo/input.yaml", kInput);
+  REQUIRE(mkfifo((dir.path / "s/fifo/args").c_str(), 0600) == 0);
+  dir.Put("s/folder/input.yaml", kInput);
+  dir.Put("s/folder/error/readme", "not the expected error\n");
+  dir.Put("s/dangling/input.yaml", kInput);
+  stdfs::create_symlink(dir.path / "nowhere", dir.path / "s/dangling/error");
+  dir.Put("s/linked/input.yaml", kInput);
+  stdfs::create_symlink(dir.path / "s/linked/input.yaml", dir.path / "s/linked/current.yaml");  // read: no problem
+  const std::string s = (dir.path / "s").string();
+  std::string message;
+  try {
+    FindCases({s});
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  CHECK(message == s + "/dangling/error: is a symbolic link to nothing; a test case's error must be a file\n" + s +
+                       "/fifo/args: is a FIFO (named pipe); a test case's args must be a file\n" + s +
+                       "/folder/error: is a folder; a test case's error must be a file");
 }
 
 TEST_CASE("after --update on a scratch suite with the real file system, the suite passes") {

@@ -36,6 +36,13 @@ check "--show-only that matches nothing exits 2" test "$rc" -eq 2
 
 "$trainer" render - <examples/quickstart.yaml >"$tmp/stdin.yaml" 2>/dev/null
 check "stdin is read with -" grep -q '^# Source: <stdin>: TrainJob ml-team/quickstart' "$tmp/stdin.yaml"
+for command in render "diff --legacy"; do
+  # shellcheck disable=SC2086 # the command and its flag
+  "$trainer" $command -r - - <examples/quickstart.yaml >"$tmp/out" 2>"$tmp/err"
+  check "$command -r - - (stdin named twice) exits 2, as diff - - does" test "$?" -eq 2 -a ! -s "$tmp/out"
+  check "... saying why" test "$(cat "$tmp/err")" = \
+    "trainer: error: standard input (-) can be only one of the inputs: give - once, as PATH, -f or -r"
+done
 
 run render examples/quickstart.yaml --output-dir "$tmp/dir"
 check "--output-dir writes one file per object" test -f "$tmp/dir/jobset.x-k8s.io_v1alpha2_JobSet_ml-team_quickstart.yaml"

@@ -228,7 +228,11 @@ class Loader {
   void Plan(const std::string& path, bool runtimes_only) {
     if (!sources_.empty() && sources_.back().kind == Source::Kind::kUnlistable) return;
     if (path == "-") {
-      if (stdin_planned_) return;
+      // Standard input is read once, in one role: named again, the other role would be dropped
+      // (-r - - would read its TrainJobs as nothing).
+      if (stdin_planned_) {
+        throw Error("standard input (-) can be only one of the inputs: give - once, as PATH, -f or -r");
+      }
       stdin_planned_ = true;
       AddSource(Source::Kind::kStdin, "<stdin>", runtimes_only);
       return;

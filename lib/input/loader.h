@@ -44,7 +44,7 @@ bool IsInputFileName(std::string_view name);
 bool IsJobSet(std::string_view api_version, std::string_view kind);
 
 struct LoadOptions {
-  std::vector<std::string> paths;          // TrainJobs and runtimes; "-" is stdin
+  std::vector<std::string> paths;          // TrainJobs and runtimes; "-" is stdin, once in both lists
   std::vector<std::string> runtime_paths;  // runtimes only (-r)
   std::string default_namespace = "default";
   // Whether default_namespace was given (-n): then an object naming another namespace is an error,

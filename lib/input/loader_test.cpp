@@ -188,18 +188,32 @@ TEST_CASE("a runtime not found lists the first five loaded runtimes in load orde
                     "ClusterTrainingRuntime r1, ClusterTrainingRuntime r6 and 2 more");
 }
 
-TEST_CASE("stdin is read once, and -r sources contribute runtimes only") {
+TEST_CASE("stdin is read with -, and -r sources contribute runtimes only") {
   testing::FakeFileSystem fs;
   fs.stdin_content = kJob;
   fs.files["rt.yaml"] = std::string(kRuntime) + "---\n" + kJob;
   LoadOptions options;
-  options.paths = {"-", "-"};
+  options.paths = {"-"};
   options.runtime_paths = {"rt.yaml"};
   Inputs inputs = Load(options, fs);
   inputs.Checkpoint();
   CHECK(inputs.jobs.size() == 1);
   CHECK(*inputs.jobs[0].origin.file == "<stdin>");
   CHECK(inputs.runtimes.size() == 1);
+}
+
+// Read once, it was read as the first: -r - - read its TrainJobs as nothing, and rendered nothing.
+TEST_CASE("stdin named twice is an error, as a -r source and a PATH or as two PATHs") {
+  testing::FakeFileSystem fs;
+  fs.stdin_content = std::string(kRuntime) + "---\n" + kJob;
+  LoadOptions options;
+  options.runtime_paths = {"-"};
+  options.paths = {"-"};
+  const std::string message = "standard input (-) can be only one of the inputs: give - once, as PATH, -f or -r";
+  CHECK(Errors(options, fs) == message);
+  options.runtime_paths = {};
+  options.paths = {"-", "-"};
+  CHECK(Errors(options, fs) == message);
 }
 
 }  // namespace trainer

@@ -28,7 +28,8 @@ void Add(Tree&& doc, std::vector<Tree>& out) {
 
 std::vector<Tree> ReadObjectStream(std::string_view content, const std::string* file) {
   std::vector<Tree> objects;
-  for (Tree& doc : ReadYamlStream(content, file)) Add(std::move(doc), objects);
+  // Whatever `trainer render` may print, however many values (yaml/reader.h: kMaxRenderedValues).
+  for (Tree& doc : ReadYamlStream(content, file, RenderingLimits())) Add(std::move(doc), objects);
   return objects;
 }
 

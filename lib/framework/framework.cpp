@@ -37,20 +37,21 @@ std::vector<PluginEntry> Ordered(std::span<const PluginEntry> registry, const st
 
 namespace {
 
-Diagnostic OutputLimitDiagnostic(const TrainJob& job, std::size_t max_output_bytes) {
+Diagnostic OutputLimitDiagnostic(const TrainJob& job, std::size_t limit, OutputLimitError::Unit unit) {
   constexpr std::string_view kNumNodes = "spec.trainer.numNodes";
   Origin where = job.positions.Find(kNumNodes);
   const bool at_num_nodes = where.HasPosition();
-  return Diagnostic{at_num_nodes ? where : job.origin,
-                    Subject(job),
-                    at_num_nodes ? std::string(kNumNodes) : std::string(),
-                    fmt::format("output larger than {} bytes (output size limit)", max_output_bytes)};
+  std::string message = unit == OutputLimitError::Unit::kBytes
+                            ? fmt::format("output larger than {} bytes (output size limit)", limit)
+                            : fmt::format("output of more than {} values (output size limit)", limit);
+  return Diagnostic{at_num_nodes ? where : job.origin, Subject(job),
+                    at_num_nodes ? std::string(kNumNodes) : std::string(), std::move(message)};
 }
 
 }  // namespace
 
-OutputLimitError::OutputLimitError(const TrainJob& job, std::size_t max_output_bytes)
-    : Error(OutputLimitDiagnostic(job, max_output_bytes)) {}
+OutputLimitError::OutputLimitError(const TrainJob& job, std::size_t limit, Unit unit)
+    : Error(OutputLimitDiagnostic(job, limit, unit)) {}
 
 Framework::Framework(std::span<const PluginEntry> registry, const RenderOptions& options) {
   for (const PluginEntry& entry : Ordered(registry, options.plugin_order)) {

@@ -14,6 +14,7 @@
 #include "api/validation.h"
 #include "runtime/info.h"
 #include "util/error.h"
+#include "yaml/reader.h"
 
 namespace trainer {
 
@@ -35,14 +36,18 @@ struct RenderOptions {
   ValidationMode validate = ValidationMode::kStrict;
   // The output size limit: a rendering of more bytes fails (trainer(1), INPUT LIMITS), and no
   // object grows much past it in memory (a few kilobytes of numNodes can ask for gigabytes).
-  std::size_t max_output_bytes = std::size_t{256} * 1024 * 1024;
+  std::size_t max_output_bytes = kMaxRenderedBytes;
+  // And of more values, as `trainer diff` reads them back (yaml/reader.h: kMaxRenderedValues).
+  std::size_t max_output_values = kMaxRenderedValues;
 };
 
-// The error of a rendering past RenderOptions::max_output_bytes, at the TrainJob's numNodes (what
-// makes a rendering large) or at the TrainJob. It ends the whole render, not just the TrainJob's.
+// The error of a rendering past RenderOptions::max_output_bytes or max_output_values, at the
+// TrainJob's numNodes (what makes a rendering large) or at the TrainJob. It ends the whole render,
+// not just the TrainJob's.
 class OutputLimitError : public Error {
  public:
-  OutputLimitError(const TrainJob& job, std::size_t max_output_bytes);
+  enum class Unit { kBytes, kValues };
+  OutputLimitError(const TrainJob& job, std::size_t limit, Unit unit = Unit::kBytes);
 };
 
 class Plugin {

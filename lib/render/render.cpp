@@ -155,18 +155,31 @@ struct OutputLimitCrossed {
   Error error;
 };
 
-// Counts the bytes of a rendering against RenderOptions::max_output_bytes.
+// Counts the bytes of a rendering against RenderOptions::max_output_bytes, and the values of one
+// that is printed or written against max_output_values.
 class OutputBudget {
  public:
-  explicit OutputBudget(std::size_t max_bytes) : max_bytes_(max_bytes) {}
+  explicit OutputBudget(std::size_t max_bytes, std::size_t max_values = SIZE_MAX)
+      : max_bytes_(max_bytes), max_values_(max_values) {}
   void Spend(const TrainJob& job, std::size_t bytes) {
     spent_ += bytes;
     if (spent_ > max_bytes_) throw OutputLimitError(job, max_bytes_);
   }
+  void SpendValues(const TrainJob& job, const Tree& object) {
+    values_ += CountValues(object);
+    if (values_ > max_values_) throw OutputLimitError(job, max_values_, OutputLimitError::Unit::kValues);
+  }
+  // What the output holds besides the objects (the JSON List around them).
+  void Reserve(std::size_t bytes, std::size_t values) {
+    spent_ += bytes;
+    values_ += values;
+  }
 
  private:
   std::size_t max_bytes_;
+  std::size_t max_values_;
   std::size_t spent_ = 0;
+  std::size_t values_ = 0;
 };
 
 // Judges and renders TrainJobs one at a time, as the webhook and then the controller would, and
@@ -345,8 +358,12 @@ namespace {
 // `kubectl get -o json`'s v1 List, written an item at a time: the keys in byte order put "items"
 // between "apiVersion" and "kind".
 constexpr std::string_view kJsonListHead = "{\n    \"apiVersion\": \"v1\",\n    \"items\": [";
+constexpr std::string_view kJsonListItemsEnd = "\n    ]";  // "]" alone without items
 constexpr std::string_view kJsonListTail =
     ",\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n";
+// Its values besides the items: the List, its four keys and their values, and resourceVersion's
+// key and value.
+constexpr std::size_t kJsonListValues = 1 + 4 * 2 + 2;
 
 }  // namespace
 
@@ -374,7 +391,7 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
   const bool files = sink.WantsFiles();
   std::vector<bool> used(request.show_only.size(), false);
   std::size_t items = 0;
-  OutputBudget budget(request.render.max_output_bytes);
+  OutputBudget budget(request.render.max_output_bytes, request.render.max_output_values);
   std::string scratch;  // the text of an object that goes to a file only, reused
   // Appends a piece to standard output (`to_output`) or to the scratch string with `write`, and
   // returns its text.
@@ -385,12 +402,16 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
     write(*out);
     return std::string_view(*out).substr(start);
   };
-  if (output && json) *sink.OutputText() += kJsonListHead;
+  if (output && json) {
+    *sink.OutputText() += kJsonListHead;
+    budget.Reserve(kJsonListHead.size() + kJsonListItemsEnd.size() + kJsonListTail.size(), kJsonListValues);
+  }
   auto write = [&](RenderedJob& r) {
     const Explain explain = request.explain ? OriginExplainer(*r.job, *r.runtime) : Explain();
     const std::string comment = json ? std::string() : SourceComment(*r.job, *r.runtime);
     for (const Tree& object : r.objects) {
       if (!Selected(object, request.show_only, used)) continue;
+      if (files || output) budget.SpendValues(*r.job, object);
       const FileAccess access = files ? AccessOf(object) : FileAccess::kShared;
       if (!json && (files || output)) {
         std::string_view text = piece(output, [&](std::string& out) {
@@ -460,7 +481,7 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
   if (!errors.empty()) throw Error(std::move(errors));
   if (output && json) {
     std::string& out = *sink.OutputText();
-    out += items == 0 ? "]" : "\n    ]";
+    out += items == 0 ? std::string_view("]") : kJsonListItemsEnd;
     out += kJsonListTail;
   }
 

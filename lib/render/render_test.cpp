@@ -1,12 +1,14 @@
 #include "render/render.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include "diff/stream.h"
 #include "plugins/mpi.h"
 #include "tests/fake_fs.h"
 #include "util/error.h"
@@ -225,14 +227,20 @@ std::string RenderError(testing::FakeFileSystem& fs, const RenderRequest& reques
   return "no error";
 }
 
+// The request to render the MPI runtime (runtime.yaml) and `jobs` (jobs.yaml), put in `fs`.
+RenderRequest MPIJobs(testing::FakeFileSystem& fs, const std::string& jobs) {
+  fs.files["runtime.yaml"] = MPIRuntime();
+  fs.files["jobs.yaml"] = jobs;
+  RenderRequest request;
+  request.load.paths = {"runtime.yaml", "jobs.yaml"};
+  return request;
+}
+
 }  // namespace
 
 TEST_CASE("a render past the output size limit fails at the numNodes of the TrainJob that crossed it") {
   testing::FakeFileSystem fs;
-  fs.files["runtime.yaml"] = MPIRuntime();
-  fs.files["jobs.yaml"] = MPIJob("small", 2) + MPIJob("large", 3000) + MPIJob("after", 2);
-  RenderRequest request;
-  request.load.paths = {"runtime.yaml", "jobs.yaml"};
+  RenderRequest request = MPIJobs(fs, MPIJob("small", 2) + MPIJob("large", 3000) + MPIJob("after", 2));
   StringSink whole;
   RenderTo(request, fs, whole);
   fs.files["small.yaml"] = MPIJob("small", 2);
@@ -246,6 +254,81 @@ TEST_CASE("a render past the output size limit fails at the numNodes of the Trai
                                         std::to_string(first.text().size() + 100) + " bytes (output size limit)");
   request.render.max_output_bytes = whole.text().size();
   CHECK(RenderError(fs, request) == "no error");
+}
+
+namespace {
+
+// The values of a stream as CountValues counts them, read with the limits of `trainer diff`.
+std::size_t ValuesRead(const std::string& stream) {
+  static const std::string kName = "<stream>";
+  std::size_t values = 0;
+  for (const Tree& document : ReadYamlStream(stream, &kName, RenderingLimits())) values += CountValues(document);
+  return values;
+}
+
+}  // namespace
+
+TEST_CASE("render counts the values it prints as the reader does, and fails past the output value limit") {
+  testing::FakeFileSystem fs;
+  RenderRequest request = MPIJobs(fs, MPIJob("first", 2) + MPIJob("second", 3) + MPIJob("last", 2));
+  for (auto format : {RenderRequest::Format::kYaml, RenderRequest::Format::kJson}) {
+    CAPTURE(static_cast<int>(format));
+    request.format = format;
+    request.render.max_output_values = kMaxRenderedValues;
+    StringSink sink;
+    RenderTo(request, fs, sink);
+    const std::string stream = sink.text();
+    const std::size_t values = ValuesRead(stream);
+    // CountValues counts what the reader's value limit counts: the stream reads at that limit, not below.
+    static const std::string kName = "<stream>";
+    ReadLimits limits;
+    limits.max_values = values;
+    CHECK(ReadYamlStream(stream, &kName, limits).size() == (format == RenderRequest::Format::kJson ? 1 : 3 * 3));
+    limits.max_values = values - 1;
+    std::string error = "no error";
+    try {
+      ReadYamlStream(stream, &kName, limits);
+    } catch (const Error& e) {
+      error = e.what();
+    }
+    CHECK(error.ends_with(fmt::format(": more than {} values in one stream (value count limit)", values - 1)));
+    // And render counts as many, the JSON List around the objects included.
+    request.render.max_output_values = values;
+    CHECK(RenderError(fs, request) == "no error");
+    request.render.max_output_values = values - 1;
+    CHECK(RenderError(fs, request) ==
+          fmt::format("jobs.yaml:30:5: TrainJob default/last: spec.trainer.numNodes: output of more than {} values "
+                      "(output size limit)",
+                      values - 1));
+  }
+}
+
+TEST_CASE("100,000 rendered JobSets, more values than one input may hold, read back as trainer diff reads them" *
+          doctest::test_suite("growth")) {
+  // Each input stream holds no more than a million values: ten files of 10,000 TrainJobs each.
+  testing::FakeFileSystem fs;
+  RenderRequest request;
+  fs.files["runtime.yaml"] =
+      "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {name: plain}\nspec:\n"
+      "  template:\n    spec:\n      replicatedJobs:\n      - name: node\n        template:\n"
+      "          metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}\n"
+      "          spec: {template: {spec: {containers: [{name: node, image: python}]}}}\n";
+  request.load.paths = {"runtime.yaml"};
+  for (int file = 0; file < 10; ++file) {
+    std::string& jobs = fs.files[fmt::format("jobs-{}.yaml", file)];
+    for (int job = 0; job < 10'000; ++job) {
+      jobs += fmt::format(
+          "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {{name: job-{}-{}}}\n"
+          "spec: {{runtimeRef: {{name: plain}}}}\n",
+          file, job);
+    }
+    request.load.paths.push_back(fmt::format("jobs-{}.yaml", file));
+  }
+  StringSink sink;
+  RenderTo(request, fs, sink);
+  const std::string stream = sink.text();
+  const std::string name = "rendered.yaml";
+  CHECK(ReadObjectStream(stream, &name).size() == 100'000);
 }
 
 TEST_CASE("an MPI hostfile stops growing past the output size limit") {

@@ -12,13 +12,37 @@
 
 namespace trainer {
 
+// What one rendering may hold: `trainer render` fails past it (the output size limit, counted over
+// the whole run) and `trainer diff FROM TO` reads a stream of that much (RenderingLimits), so that
+// diff reads back whatever render writes. A value (a map key counts as one) takes 11 to 33 bytes in
+// the renderings of testdata/: the value limit, one per 8 bytes, is met before the byte limit only
+// by an unusually dense rendering, and it bounds the memory diff takes for a stream of short values
+// (some 125 bytes a value).
+constexpr std::size_t kMaxRenderedBytes = std::size_t{256} * 1024 * 1024;
+constexpr std::size_t kMaxRenderedValues = kMaxRenderedBytes / 8;
+
 // Bounds that keep hostile input from exhausting time or memory; documented in trainer(1).
 struct ReadLimits {
   std::size_t max_depth = 256;                 // nesting of maps and lists (yaml-cpp stops at 500)
   std::size_t max_alias_nodes = 1'000'000;     // values copied for anchors and aliases, per stream
   std::size_t max_values = 1'000'000;          // values in one stream, alias copies included
-  std::size_t max_bytes = 256u * 1024 * 1024;  // size of one stream; the loader reads no more
+  std::size_t max_bytes = kMaxRenderedBytes;   // size of one stream; the loader reads no more
 };
+
+// The limits of reading a rendering back: an input's, with as many values as a rendering may hold.
+inline ReadLimits RenderingLimits() {
+  ReadLimits limits;
+  limits.max_values = kMaxRenderedValues;
+  return limits;
+}
+
+// The values of `tree` as the reader counts them against max_values: each map, list and scalar,
+// and each map key.
+inline std::size_t CountValues(const Tree& tree) {
+  std::size_t n = 1 + (tree.IsMap() ? tree.size() : 0);
+  for (const Tree& item : tree.items()) n += CountValues(item);
+  return n;
+}
 
 // Parses every document of `content`. `file` names the stream in positions and errors and must
 // outlive the returned trees. Throws Error (file:line:col: message) on malformed YAML, duplicate

@@ -92,7 +92,7 @@ std::string FileName(const Tree& object, std::string_view extension) {
                      Field(object, "metadata", "name"), extension);
 }
 
-// Who may read an object's file: a Secret's only its owner (the MPI SSH key of --generate-ssh-keys).
+// Who may read an object's file: a Secret's, only its owner (the SSH key of --generate-ssh-keys).
 FileAccess AccessOf(const Tree& object) {
   const bool secret = Field(object, "apiVersion") == "v1" && Field(object, "kind") == "Secret";
   return secret ? FileAccess::kPrivate : FileAccess::kShared;

@@ -279,7 +279,8 @@ TEST_CASE("render counts the values it prints as the reader does, and fails past
     RenderTo(request, fs, sink);
     const std::string stream = sink.text();
     const std::size_t values = ValuesRead(stream);
-    // CountValues counts what the reader's value limit counts: the stream reads at that limit, not below.
+    // CountValues counts what the reader's value limit counts: the stream reads at that limit, not
+    // below.
     static const std::string kName = "<stream>";
     ReadLimits limits;
     limits.max_values = values;

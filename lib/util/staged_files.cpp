@@ -21,12 +21,12 @@ constexpr std::string_view kTemporaryMark = ".trainer-";
 constexpr std::size_t kRandomChars = 6;  // mkstemp's XXXXXX
 
 // The signals whose default action ends trainer and that come from outside it: a closed terminal
-// or ssh session (SIGHUP), Ctrl-C and Ctrl-\ (SIGINT, SIGQUIT), kill and timeouts (SIGTERM, SIGUSR1,
-// SIGUSR2, the real-time signals), a reader gone (SIGPIPE), timers (SIGALRM, SIGVTALRM, SIGPROF),
-// resource limits (SIGXCPU, SIGXFSZ), SIGPOLL, SIGPWR and SIGSTKFLT. SIGKILL cannot be caught. The
-// signals of a fault in trainer itself (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT)
-// keep their default action: its memory is then not to be trusted, and the core dump shows the
-// fault as it happened.
+// or ssh session (SIGHUP), Ctrl-C and Ctrl-\ (SIGINT, SIGQUIT), kill and timeouts (SIGTERM,
+// SIGUSR1, SIGUSR2, the real-time signals), a reader gone (SIGPIPE), timers (SIGALRM, SIGVTALRM,
+// SIGPROF), resource limits (SIGXCPU, SIGXFSZ), SIGPOLL, SIGPWR and SIGSTKFLT. SIGKILL cannot be
+// caught. The signals of a fault in trainer itself (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP,
+// SIGSYS, SIGABRT) keep their default action: its memory is then not to be trusted, and the core
+// dump shows the fault as it happened.
 const sigset_t& EndingSignals() {
   static const sigset_t set = [] {
     sigset_t s;
@@ -93,7 +93,7 @@ void Forget(const std::string& path) {
 }
 
 extern "C" void RemoveTemporariesAndDie(int sig) {
-  // Only unlink(2), signal(2) and raise(3): async-signal-safe. No allocation: the list is only read.
+  // Only unlink(2), signal(2) and raise(3), async-signal-safe; the list is read, never changed.
   for (const std::string& path : Temporaries()) {
     if (!path.empty()) unlink(path.c_str());
   }

@@ -4,8 +4,9 @@
 // A temporary file is named `.<final name>.trainer-XXXXXX` (six random characters) in the folder
 // of its final file, created new (never through a symbolic link) with the permissions any new file
 // gets (0666 less the umask), or its owner's only for a Secret (0600 less the umask), and never one
-// that the file it replaces withholds: a file its user made 0600 stays 0600. On a signal that ends trainer (SIGINT,
-// SIGTERM, SIGHUP and the others of RemoveTemporariesOnSignals) the temporaries are removed before trainer dies of it.
+// that the file it replaces withholds: a file its user made 0600 stays 0600. On a signal that ends
+// trainer (SIGINT, SIGTERM, SIGHUP and the others of RemoveTemporariesOnSignals) the temporaries are
+// removed before trainer dies of it.
 #pragma once
 
 #include <memory>

@@ -462,8 +462,8 @@ bool IsPlainSafe(const std::string& s) {
   if (std::string_view("-?:").find(s.front()) != std::string_view::npos && (s.size() == 1 || s[1] == ' ')) return false;
   for (std::size_t i = 0; i < s.size();) {
     auto [rune, len] = DecodeRune(s, i);
-    if ((rune == 0xFFFD && len == 1) || !GoIsPrint(rune) || rune == '"' || rune == '\\' || rune == ',' || rune == '[' ||
-        rune == ']' || rune == '{' || rune == '}') {
+    if (!PrintsAsItself(rune, len) || rune == '"' || rune == '\\' || rune == ',' || rune == '[' || rune == ']' ||
+        rune == '{' || rune == '}') {
       return false;
     }
     i += len;

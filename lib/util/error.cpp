@@ -56,7 +56,8 @@ void SourceText::Attach(Diagnostic& d) const {
   if (d.where.file != file_ || d.where.line == 0 || !d.source_line.empty()) return;
   if (starts_.empty()) {
     starts_.push_back(0);
-    for (std::size_t i = text_.find('\n'); i != std::string_view::npos; i = text_.find('\n', i + 1)) starts_.push_back(i + 1);
+    for (std::size_t i = text_.find('\n'); i != std::string_view::npos; i = text_.find('\n', i + 1))
+      starts_.push_back(i + 1);
   }
   if (d.where.line > starts_.size()) return;
   std::string_view line = text_.substr(starts_[d.where.line - 1]);
@@ -67,7 +68,7 @@ void SourceText::Attach(Diagnostic& d) const {
   // invalid UTF-8 becomes '?', so that the caret under the column stays where it was.
   for (std::size_t i = 0; i < d.source_line.size();) {
     auto [rune, len] = DecodeRune(d.source_line, i);
-    if (rune != '\t' && ((rune == 0xFFFD && len == 1) || !GoIsPrint(rune))) d.source_line.replace(i, len, len, '?');
+    if (rune != '\t' && !PrintsAsItself(rune, len)) d.source_line.replace(i, len, len, '?');
     i += len;
   }
 }

@@ -140,7 +140,7 @@ bool AllPrintable(std::string_view s) {
       continue;
     }
     auto [rune, len] = DecodeRune(s, i);
-    if ((rune == 0xFFFD && len == 1) || !GoIsPrint(rune)) return false;
+    if (!PrintsAsItself(rune, len)) return false;
     i += len;
   }
   return true;

@@ -27,6 +27,10 @@ void AppendRune(std::string& out, char32_t r);
 // the last two of every plane); those are taken as printable, where Go escapes them.
 bool GoIsPrint(char32_t r);
 
+// Whether a rune and its length as DecodeRune read them stand for a character that prints as
+// itself: valid UTF-8 (not the U+FFFD of one bad byte) that GoIsPrint accepts.
+inline bool PrintsAsItself(char32_t rune, std::size_t len) { return !(rune == 0xFFFD && len == 1) && GoIsPrint(rune); }
+
 // strconv.Quote (fmt's %q for a string): \a \b \f \n \r \t \v \\ \"; other bytes below 0x20 and
 // DEL as \x%02x; each byte of invalid UTF-8 as \x%02x; runes GoIsPrint rejects as \u%04x, or
 // \U%08x above U+FFFF; printable text kept as it is.

@@ -6,7 +6,9 @@
 // markers: fields the apply sets take its values, fields it does not carry are kept; maps merge key
 // by key unless `x-kubernetes-map-type: atomic`; lists are atomic (replaced whole) unless
 // `x-kubernetes-list-type` is `map` (items merge by their `x-kubernetes-list-map-keys`) or `set`
-// (union of scalars).
+// (union of scalars). A merged list takes structured-merge-diff's order (see Lists in the .cpp).
+// An applied null sets the field to null, except on a map or map/set list that holds something
+// live, which stays: as typed/merge.go does (structured-merge-diff v6 at 15d0754, 2026-07).
 //
 // Not simulated: managedFields. A real apply also removes the fields that the manager applied
 // before and no longer applies, and no dump says which those are; so a field that trainer stopped

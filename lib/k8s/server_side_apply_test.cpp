@@ -106,6 +106,9 @@ TEST_CASE("apply orders a merged map list as structured-merge-diff does") {
   CHECK(Names(live, "{items: [{name: c}, {name: a}]}") == "b c a ");
   CHECK(Names(live, "{items: [{name: c}, {name: new}, {name: b}]}") == "a c new b ");
   CHECK(Names("{}", "{items: [{name: b}, {name: a}]}") == "b a ");
+  // A key held twice live: one item, in the applied order.
+  CHECK(Names("{items: [{name: a}, {name: b}, {name: a}]}", "{items: [{name: a}, {name: new}, {name: b}]}") ==
+        "a new b ");
 }
 
 TEST_CASE("apply refuses what the API server refuses, naming the field") {

@@ -185,18 +185,15 @@ class OutputBudget {
 
 // The JobSet webhook's (and the JobSet CRD's) judgement of the JobSet the controller creates for
 // `job`, `objects` first, as the API server gives it on create: judged with the CRD's and the
-// mutating webhook's defaults, which the printed JobSet leaves out (the controller applies it
-// without them). A generated name too long points at the TrainJob's name and says how much shorter
+// mutating webhook's defaults read in, which the printed JobSet leaves out (the controller applies
+// it without them). A generated name too long points at the TrainJob's name and says how much shorter
 // it must be; other problems point at the input their value came from (a runtime's field), or at
 // the TrainJob.
 void JudgeJobSet(const TrainJob& job, const std::vector<Tree>& objects, Findings& findings) {
   if (findings.mode() == ValidationMode::kIgnore || objects.empty()) return;
   const Tree* kind = objects.front().IsMap() ? objects.front().Find("kind") : nullptr;
   if (kind == nullptr || !kind->IsString() || kind->text() != "JobSet") return;
-  Tree jobset = objects.front();
-  ApplyJobSetSchemaDefaults(jobset);
-  DefaultJobSet(jobset);
-  for (const JobSetError& e : ValidateJobSetCreate(jobset)) {
+  for (const JobSetError& e : ValidateJobSetAsSent(objects.front())) {
     const char* who = e.source == JobSetError::Source::kWebhook ? "the JobSet webhook would refuse the JobSet"
                                                                 : "the API server would refuse the JobSet";
     Diagnostic d{job.origin, Subject(job), "", fmt::format("{}: {}", who, e.message)};

@@ -181,6 +181,36 @@ const Tree* FindReplicatedJob(const Tree* rjobs, std::string_view name) {
 
 bool IsIndexed(const Tree& rjob) { return Text(At(&rjob, {"template", "spec", "completionMode"})) == "Indexed"; }
 
+// How the rules read the fields the API server's defaulting fills: as they are, in a JobSet already
+// defaulted; or, with `fill_defaults`, as ApplyJobSetSchemaDefaults and DefaultJobSet would fill
+// them where they are unset, in a JobSet as sent.
+struct Reading {
+  bool fill_defaults = false;
+
+  std::int64_t Replicas(const Tree& rjob) const {
+    const Tree* replicas = At(&rjob, {"replicas"});
+    if (fill_defaults && rjob.IsMap() && !Present(replicas)) return 1;
+    return Int(replicas).value_or(0);
+  }
+  std::string GroupName(const Tree& rjob) const {
+    const Tree* group = At(&rjob, {"groupName"});
+    if (fill_defaults && rjob.IsMap() && !Present(group)) return "default";
+    return Text(group);
+  }
+
+  bool Indexed(const Tree& rjob) const {
+    const Tree* job_spec = At(&rjob, {"template", "spec"});
+    const Tree* mode = At(job_spec, {"completionMode"});
+    if (fill_defaults && job_spec && job_spec->IsMap() && !Present(mode)) return true;
+    return Text(mode) == "Indexed";
+  }
+  std::string RuleName(const Tree& rule, std::size_t index) const {
+    std::string name = Text(At(&rule, {"name"}));
+    if (fill_defaults && rule.IsMap() && name.empty()) return fmt::format("failurePolicyRule{}", index);
+    return name;
+  }
+};
+
 // Sets map[key] to `value` (with Origin::Default()) when it is absent or null.
 void Default(Tree& map, std::string_view key, Tree value) {
   if (!map.IsMap() || Present(map.Find(key))) return;
@@ -220,7 +250,7 @@ void ValidateManagedBy(const Tree& spec, Errors& errors) {
 }
 
 void ValidateFailurePolicy(const Tree& spec, const std::set<std::string>& rjob_names, const JobSetFeatureGates& gates,
-                           Errors& errors) {
+                           const Reading& read, Errors& errors) {
   const Tree* policy = At(&spec, {"failurePolicy"});
   if (!Present(policy)) return;
   const Tree* rules = At(policy, {"rules"});
@@ -236,7 +266,7 @@ void ValidateFailurePolicy(const Tree& spec, const std::set<std::string>& rjob_n
       return;
     }
     for (const Tree& rjob : Items(At(&spec, {"replicatedJobs"}))) {
-      if (Int(At(&rjob, {"replicas"})).value_or(0) > kMaxReplicasForRestartJob) {
+      if (read.Replicas(rjob) > kMaxReplicasForRestartJob) {
         errors.Plain(At(&rjob, {"replicas"}),
                      fmt::format("JobSet cannot have a failure policy rule with RestartJob or "
                                  "RestartJobAndIgnoreMaxRestarts action and a replicated job with replicas > {}",
@@ -250,7 +280,7 @@ void ValidateFailurePolicy(const Tree& spec, const std::set<std::string>& rjob_n
   for (std::size_t index = 0; index < Items(rules).size(); ++index) {
     const Tree& rule = Items(rules)[index];
     const Tree* name_node = At(&rule, {"name"});
-    const std::string name = Text(name_node);
+    const std::string name = read.RuleName(rule, index);
     if (name.empty() || name.size() > kMaxRuleNameLength) {
       errors.Plain(name_node ? name_node : &rule,
                    fmt::format("invalid failure policy rule name of length {}, the rule name must be at least 1 "
@@ -298,7 +328,7 @@ void ValidateFailurePolicy(const Tree& spec, const std::set<std::string>& rjob_n
   }
 }
 
-void ValidateCoordinator(const Tree& jobset, const Tree& spec, Errors& errors) {
+void ValidateCoordinator(const Tree& jobset, const Tree& spec, const Reading& read, Errors& errors) {
   const Tree* coordinator = At(&spec, {"coordinator"});
   if (!Present(coordinator)) return;
   const std::string rjob_name = Text(At(coordinator, {"replicatedJob"}));
@@ -307,10 +337,10 @@ void ValidateCoordinator(const Tree& jobset, const Tree& spec, Errors& errors) {
   // The first problem of the coordinator's reference, as upstream returns at the first.
   if (const Tree* rjob = FindReplicatedJob(At(&spec, {"replicatedJobs"}), rjob_name); rjob == nullptr) {
     errors.Plain(coordinator, fmt::format("coordinator replicatedJob {} does not exist", rjob_name));
-  } else if (job_index < 0 || job_index >= Int(At(rjob, {"replicas"})).value_or(0)) {
+  } else if (job_index < 0 || job_index >= read.Replicas(*rjob)) {
     errors.Plain(coordinator,
                  fmt::format("coordinator job index {} is invalid for replicatedJob {}", job_index, rjob_name));
-  } else if (!IsIndexed(*rjob) || !Int(At(rjob, {"template", "spec", "completions"}))) {
+  } else if (!read.Indexed(*rjob) || !Int(At(rjob, {"template", "spec", "completions"}))) {
     errors.Plain(coordinator,
                  "job for coordinator pod must be indexed completion mode, and completions number must be set");
   } else if (pod_index < 0 || pod_index >= *Int(At(rjob, {"template", "spec", "completions"}))) {
@@ -383,7 +413,8 @@ void ValidateVolumeClaimPolicies(const Tree& jobset, const Tree& spec, Errors& e
   }
 }
 
-void ValidateInPlaceRestart(const Tree& rjob, const std::string& path, Errors& errors) {
+void ValidateInPlaceRestart(const Tree& rjob, std::size_t index, Errors& errors) {
+  const std::string path = ReplicatedJobPath(index);
   const std::string name = Text(At(&rjob, {"name"}));
   const Tree* job_spec = At(&rjob, {"template", "spec"});
   const Tree* backoff = At(job_spec, {"backoffLimit"});
@@ -410,18 +441,20 @@ void ValidateInPlaceRestart(const Tree& rjob, const std::string& path, Errors& e
 
 // The names built from the JobSet's name for one replicatedJob: its longest Job name and, for an
 // Indexed Job with completions set, its longest Pod name.
-void ValidateGeneratedNames(const std::string& jobset_name, const Tree& rjob, const std::string& path, Errors& errors) {
+void ValidateGeneratedNames(const std::string& jobset_name, const Tree& rjob, std::size_t index, const Reading& read,
+                            Errors& errors) {
   const Tree* name_node = At(&rjob, {"name"});
   const std::string rjob_name = Text(name_node);
-  const std::int64_t replicas = Int(At(&rjob, {"replicas"})).value_or(0);
+  const std::int64_t replicas = read.Replicas(rjob);
   const std::string job_name = fmt::format("{}-{}-{}", jobset_name, rjob_name, Int32MinusOne(replicas));
   for (const std::string& message : IsDNS1035Label(job_name)) {
     const bool too_long = message == kDns1035MaxLength;
-    JobSetError& e = errors.InvalidString(path + ".name", name_node, job_name, too_long ? kJobNameTooLong : message);
+    JobSetError& e = errors.InvalidString(ReplicatedJobPath(index) + ".name", name_node, job_name,
+                                          too_long ? kJobNameTooLong : message);
     if (too_long) e.too_long = JobSetNameTooLong{JobSetNameTooLong::Kind::kJob, job_name, job_name.size()};
   }
   std::optional<std::int64_t> completions = Int(At(&rjob, {"template", "spec", "completions"}));
-  if (!IsIndexed(rjob) || !completions) return;
+  if (!read.Indexed(rjob) || !completions) return;
   // The Job controller adds 5 random characters; upstream stands "abcde" for them.
   const std::string pod_name =
       fmt::format("{}-{}-{}-{}-xxxxx", jobset_name, rjob_name, Int32MinusOne(replicas), Int32MinusOne(*completions));
@@ -430,28 +463,30 @@ void ValidateGeneratedNames(const std::string& jobset_name, const Tree& rjob, co
   for (const std::string& message : IsDNS1035Label(checked)) {
     // Upstream reports the Job name as the bad value here too.
     const bool too_long = message == kDns1035MaxLength;
-    JobSetError& e = errors.InvalidString(path + ".name", name_node, job_name, too_long ? kPodNameTooLong : message);
+    JobSetError& e = errors.InvalidString(ReplicatedJobPath(index) + ".name", name_node, job_name,
+                                          too_long ? kPodNameTooLong : message);
     if (too_long) e.too_long = JobSetNameTooLong{JobSetNameTooLong::Kind::kPod, pod_name, pod_name.size()};
   }
 }
 
-void ValidateReplicatedJob(const Tree& jobset, const Tree& rjob, std::size_t index,
+void ValidateReplicatedJob(const Tree& jobset, const Tree& rjob, std::size_t index, const Reading& read,
                            const std::set<std::string>& names_so_far, const JobSetFeatureGates& gates, Errors& errors) {
-  const std::string path = ReplicatedJobPath(index);
   const std::string name = Text(At(&rjob, {"name"}));
   const Tree* replicas = At(&rjob, {"replicas"});
   const Tree* parallelism = At(&rjob, {"template", "spec", "parallelism"});
-  if (Int(parallelism).value_or(1) * Int(replicas).value_or(0) > kMaxInt32) {
+  if (Int(parallelism).value_or(1) * read.Replicas(rjob) > kMaxInt32) {
     errors.Plain(replicas, fmt::format("the product of replicas and parallelism must not exceed {} for "
                                        "replicatedJob '{}'",
                                        kMaxInt32, name));
   }
   const Tree* group = At(&rjob, {"groupName"});
-  for (const std::string& message : IsDNS1035Label(Text(group))) {
-    errors.InvalidString(path + ".groupName", group, Text(group),
+  const std::string group_name = read.GroupName(rjob);
+  for (const std::string& message : IsDNS1035Label(group_name)) {
+    errors.InvalidString(ReplicatedJobPath(index) + ".groupName", group, group_name,
                          message == kDns1035MaxLength ? kGroupNameTooLong : message);
   }
-  ValidateGeneratedNames(Text(At(&jobset, {"metadata", "name"})), rjob, path, errors);
+
+  ValidateGeneratedNames(Text(At(&jobset, {"metadata", "name"})), rjob, index, read, errors);
   for (const Tree& dependency : Items(At(&rjob, {"dependsOn"}))) {
     const std::string on = Text(At(&dependency, {"name"}));
     if (!names_so_far.count(on)) {
@@ -459,7 +494,7 @@ void ValidateReplicatedJob(const Tree& jobset, const Tree& rjob, std::size_t ind
     }
   }
   const bool in_place = Text(At(&jobset, {"spec", "failurePolicy", "restartStrategy"})) == "InPlaceRestart";
-  if (gates.in_place_restart && in_place) ValidateInPlaceRestart(rjob, path, errors);
+  if (gates.in_place_restart && in_place) ValidateInPlaceRestart(rjob, index, errors);
 }
 
 // --- The CRD's CEL rules ---
@@ -560,7 +595,9 @@ void DefaultJobSet(Tree& jobset) {
   }
 }
 
-std::vector<JobSetError> ValidateJobSetCreate(const Tree& jobset, const JobSetFeatureGates& gates) {
+namespace {
+
+std::vector<JobSetError> ValidateCreate(const Tree& jobset, const JobSetFeatureGates& gates, const Reading& read) {
   static const Tree kEmpty = Tree::Map();
   const Tree* spec_node = At(&jobset, {"spec"});
   const Tree& spec = spec_node && spec_node->IsMap() ? *spec_node : kEmpty;
@@ -593,7 +630,7 @@ std::vector<JobSetError> ValidateJobSetCreate(const Tree& jobset, const JobSetFe
   std::set<std::string> names;
   for (std::size_t i = 0; i < Items(rjobs).size(); ++i) {
     names.insert(Text(At(&Items(rjobs)[i], {"name"})));
-    ValidateReplicatedJob(jobset, Items(rjobs)[i], i, names, gates, errors);
+    ValidateReplicatedJob(jobset, Items(rjobs)[i], i, read, names, gates, errors);
   }
   for (const Tree& target : Items(At(&spec, {"successPolicy", "targetReplicatedJobs"}))) {
     if (!names.count(Text(&target))) {
@@ -601,10 +638,20 @@ std::vector<JobSetError> ValidateJobSetCreate(const Tree& jobset, const JobSetFe
                                         Text(&target)));
     }
   }
-  ValidateFailurePolicy(spec, names, gates, errors);
-  ValidateCoordinator(jobset, spec, errors);
+  ValidateFailurePolicy(spec, names, gates, read, errors);
+  ValidateCoordinator(jobset, spec, read, errors);
   ValidateVolumeClaimPolicies(jobset, spec, errors);
   return errors.Take();
+}
+
+}  // namespace
+
+std::vector<JobSetError> ValidateJobSetCreate(const Tree& jobset, const JobSetFeatureGates& gates) {
+  return ValidateCreate(jobset, gates, Reading{});
+}
+
+std::vector<JobSetError> ValidateJobSetAsSent(const Tree& jobset, const JobSetFeatureGates& gates) {
+  return ValidateCreate(jobset, gates, Reading{.fill_defaults = true});
 }
 
 namespace {

@@ -72,6 +72,11 @@ void DefaultJobSet(Tree& jobset);
 // accepts). Nodes of the errors point into `jobset`. Empty when the JobSet is admitted.
 std::vector<JobSetError> ValidateJobSetCreate(const Tree& jobset, const JobSetFeatureGates& gates = {});
 
+// ValidateJobSetCreate of `jobset` as sent on create, before the API server's defaulting: reads each
+// field that ApplyJobSetSchemaDefaults and DefaultJobSet would fill as they would fill it, so finds
+// what defaulting a copy and judging it finds, without the copy. Nodes point into `jobset`.
+std::vector<JobSetError> ValidateJobSetAsSent(const Tree& jobset, const JobSetFeatureGates& gates = {});
+
 // The rules an update from `old_jobset` to `new_jobset` meets: the CRD's `self == oldSelf` rules
 // (and its other CEL rules on values that changed), then, when they pass, the webhook's
 // ValidateUpdate. Nodes point into `new_jobset`.

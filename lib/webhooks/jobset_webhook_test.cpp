@@ -74,6 +74,12 @@ void Run(const std::vector<CreateCase>& cases) {
   for (const CreateCase& c : cases) {
     CAPTURE(c.name);
     CHECK(Create(c.yaml, c.gates) == c.want);
+    // Judged as sent, it gives what defaulting a copy and judging that gives.
+    Tree defaulted = testing::Yaml(c.yaml);
+    ApplyJobSetSchemaDefaults(defaulted);
+    DefaultJobSet(defaulted);
+    CHECK(Messages(ValidateJobSetAsSent(testing::Yaml(c.yaml), c.gates)) ==
+          Messages(ValidateJobSetCreate(defaulted, c.gates)));
   }
 }
 
@@ -569,6 +575,40 @@ TEST_CASE("JobSet ValidateCreate: a name too long carries the longest name, its 
                                           "]",
                                       Repeat('a', 48)));
   CHECK(ValidateJobSetCreate(shorter).empty());
+}
+
+TEST_CASE("JobSet ValidateJobSetAsSent reads unset fields as the API server's defaulting fills them") {
+  const std::string a56 = Repeat('a', 56);
+  struct Case {
+    const char* name;
+    std::string yaml;
+    Lines want;
+  };
+  const Case cases[] = {
+      {"replicas 1, groupName default and completionMode Indexed: the Pod name counts",
+       JobSet("replicatedJobs: [{name: rj, template: {spec: {completions: 1, template: {}}}}]", a56),
+       {"spec.replicatedJobs[0].name: Invalid value: \"" + a56 +
+        "-rj-0\": JobSet name is too long, pod names generated for this JobSet will exceed 63 characters"}},
+      {"an unnamed rule takes failurePolicyRule<index>, which may repeat a name",
+       JobSet("replicatedJobs: [{name: rj, template: {spec: {template: {}}}}], failurePolicy: {rules: [{name: "
+              "failurePolicyRule1}, {action: FailJobSet}]}"),
+       {Internal("rule names are not unique, rules with indices [0 1] all have the same name 'failurePolicyRule1'")}},
+      {"the coordinator's job index counts against the default of one replica",
+       JobSet("coordinator: {replicatedJob: rj, jobIndex: 1}, replicatedJobs: [{name: rj, template: {spec: "
+              "{completions: 1}}}]"),
+       {Internal("coordinator job index 1 is invalid for replicatedJob rj")}},
+      {"nothing to refuse once defaulted",
+       JobSet("replicatedJobs: [{name: rj, template: {spec: {template: {}}}}]"),
+       {}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    Tree defaulted = testing::Yaml(c.yaml);
+    ApplyJobSetSchemaDefaults(defaulted);
+    DefaultJobSet(defaulted);
+    CHECK(Messages(ValidateJobSetCreate(defaulted)) == c.want);
+    CHECK(Messages(ValidateJobSetAsSent(testing::Yaml(c.yaml))) == c.want);
+  }
 }
 
 TEST_CASE("JobSetDenial lists two or more errors in brackets, once each") {

@@ -10,10 +10,11 @@
 #include <tuple>
 
 #include "api/decode.h"
+#include "core/pipeline.h"
 #include "framework/framework.h"
 #include "plugins/registry.h"
-#include "core/pipeline.h"
 #include "util/quote.h"
+#include "webhooks/jobset_webhook.h"
 #include "webhooks/trainjob.h"
 #include "yaml/writer.h"
 
@@ -182,6 +183,37 @@ class OutputBudget {
   std::size_t values_ = 0;
 };
 
+// The JobSet webhook's (and the JobSet CRD's) judgement of the JobSet the controller creates for
+// `job`, `objects` first, as the API server gives it on create: judged with the CRD's and the
+// mutating webhook's defaults read in, which the printed JobSet leaves out (the controller applies
+// it without them). A generated name too long points at the TrainJob's name and says how much shorter
+// it must be; other problems point at the input their value came from (a runtime's field), or at
+// the TrainJob.
+void JudgeJobSet(const TrainJob& job, const std::vector<Tree>& objects, Findings& findings) {
+  if (findings.mode() == ValidationMode::kIgnore || objects.empty()) return;
+  const Tree* kind = objects.front().IsMap() ? objects.front().Find("kind") : nullptr;
+  if (kind == nullptr || !kind->IsString() || kind->text() != "JobSet") return;
+  for (const JobSetError& e : ValidateJobSetAsSent(objects.front())) {
+    const char* who = e.source == JobSetError::Source::kWebhook ? "the JobSet webhook would refuse the JobSet"
+                                                                : "the API server would refuse the JobSet";
+    Diagnostic d{job.origin, Subject(job), "", fmt::format("{}: {}", who, e.message)};
+    if (e.too_long) {
+      const JobSetNameTooLong& name = *e.too_long;
+      const std::size_t excess = name.length - name.limit;
+      d.field = "metadata.name";
+      d.message = fmt::format(
+          "the longest {} name, {}, is {} characters (at most {}): shorten the TrainJob name by "
+          "{} character{}; {}",
+          name.kind == JobSetNameTooLong::Kind::kPod ? "Pod" : "Job", GoQuote(name.name), name.length, name.limit,
+          excess, excess == 1 ? "" : "s", d.message);
+      if (Origin at = job.positions.Find("metadata.name"); at.HasPosition()) d.where = at;
+    } else if (e.node && e.node->origin().kind == Origin::Kind::kInput && e.node->origin().HasPosition()) {
+      d.where = e.node->origin();
+    }
+    findings.Reject(std::move(d));
+  }
+}
+
 // Judges and renders TrainJobs one at a time, as the webhook and then the controller would, and
 // keeps the problems of each in the order the TrainJobs came.
 class JobRenderer {
@@ -226,6 +258,15 @@ class JobRenderer {
       // the same.
       if (unmanaged_ && ManagedByAnotherController(job)) return unmanaged_(job);
       RenderedJob one{&job, &runtime, RenderTrainJob(job, runtime, framework_, std::move(info))};
+      // The JobSet webhook judges the JobSet the controller creates: refused, the TrainJob never
+      // starts.
+      Findings jobset_admission(validate_);
+      JudgeJobSet(job, one.objects, jobset_admission);
+      for (const Diagnostic& w : jobset_admission.warnings()) Keep(inputs, job, w, warnings_kept_);
+      if (!jobset_admission.errors().empty()) {
+        for (const Diagnostic& e : jobset_admission.errors()) Keep(inputs, job, e, errors_);
+        return;
+      }
       rendered_(one);
     } catch (const OutputLimitError& e) {
       throw OutputLimitCrossed{e};

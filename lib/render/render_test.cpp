@@ -373,4 +373,67 @@ TEST_CASE("diff's renderings count against the output size limit each") {
   }
 }
 
+namespace {
+
+// A PlainML runtime of `num_nodes` nodes whose JobSet sets `extra_spec` (YAML lines indented by 6),
+// then a TrainJob named `name` on it, in one file.
+std::string PlainJobs(const std::string& name, int num_nodes, const std::string& extra_spec = "") {
+  return "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata:\n  name: plain\n"
+         "spec:\n  mlPolicy:\n    numNodes: " +
+         std::to_string(num_nodes) + "\n  template:\n    spec:\n" + extra_spec +
+         "      replicatedJobs:\n        - name: node\n          template:\n            metadata:\n"
+         "              labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}\n"
+         "            spec:\n              template:\n                spec:\n"
+         "                  containers: [{name: node, image: busybox}]\n"
+         "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: " +
+         name + "\nspec:\n  runtimeRef:\n    name: plain\n";
+}
+
+}  // namespace
+
+TEST_CASE("render judges the JobSet as the JobSet webhook: strict refuses a Pod name too long, at the TrainJob name") {
+  testing::FakeFileSystem fs;
+  // <name>-node-0-1-xxxxx: 49 + 15 = 64 characters.
+  const std::string name(49, 'a');
+  fs.files["in.yaml"] = PlainJobs(name, 2);
+  const std::string error = RenderError(fs, Request("in.yaml", ValidationMode::kStrict));
+  CHECK(error == "in.yaml:23:3: TrainJob default/" + name + ": metadata.name: the longest Pod name, \"" + name +
+                     "-node-0-1-xxxxx\", is 64 characters (at most 63): shorten the TrainJob name by 1 character; the "
+                     "JobSet webhook would refuse the JobSet: spec.replicatedJobs[0].name: Invalid value: \"" +
+                     name +
+                     "-node-0\": JobSet name is too long, pod names generated for this JobSet will exceed 63 "
+                     "characters");
+}
+
+TEST_CASE("render under warn warns of what the JobSet webhook refuses and renders; under ignore it says nothing") {
+  testing::FakeFileSystem fs;
+  const std::string name(52, 'a');  // 3 characters too many
+  fs.files["in.yaml"] = PlainJobs(name, 2);
+  StringSink warned;
+  RenderResult result = RenderTo(Request("in.yaml", ValidationMode::kWarn), fs, warned);
+  REQUIRE(result.warnings.size() == 1);
+  CHECK(FormatWarning(result.warnings[0]) ==
+        "in.yaml:23:3: warning: TrainJob default/" + name + ": metadata.name: the longest Pod name, \"" + name +
+            "-node-0-1-xxxxx\", is 67 characters (at most 63): shorten the TrainJob name by 4 characters; the JobSet "
+            "webhook would refuse the JobSet: spec.replicatedJobs[0].name: Invalid value: \"" +
+            name + "-node-0\": JobSet name is too long, pod names generated for this JobSet will exceed 63 characters");
+  StringSink ignored;
+  CHECK(RenderTo(Request("in.yaml", ValidationMode::kIgnore), fs, ignored).warnings.empty());
+  CHECK(ignored.text() == warned.text());
+  // The printed JobSet is the controller's, without the webhook's defaults.
+  CHECK(warned.text().find("successPolicy") == std::string::npos);
+  CHECK(warned.text().find("enableDNSHostnames") == std::string::npos);
+}
+
+TEST_CASE("render points a JobSet webhook refusal of a runtime's value at that value") {
+  testing::FakeFileSystem fs;
+  fs.files["in.yaml"] = PlainJobs("job", 1, "      failurePolicy:\n        rules: [{name: 1st, action: FailJobSet}]\n");
+  const std::string error = RenderError(fs, Request("in.yaml", ValidationMode::kStrict));
+  CHECK(error ==
+        "in.yaml:11:24: TrainJob default/job: the JobSet webhook would refuse the JobSet: <nil>: Internal error: "
+        "invalid failure policy rule name '1st', a failure policy rule name must start with an alphabetic character, "
+        "optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric "
+        "character or '_'");
+}
+
 }  // namespace trainer

@@ -120,17 +120,30 @@ void DecodeRuntimeData(const std::string& value, RuntimeSnapshot& snapshot, cons
   const Tree* meta = document.Find("metadata");
   const std::string* name = meta && meta->IsMap() ? meta->FindString("name") : nullptr;
   snapshot.runtime_name = name ? *name : std::string();
-  ApplyDefaults(document, DefaultRule::Scope::kRuntime);
-  std::vector<Diagnostic> unknown_fields;  // dropped, as yaml.Unmarshal drops them
-  if (snapshot.runtime_name.empty()) {
-    // The decoder requires a name; the controller reads none as "" and the reference check then
-    // refuses the snapshot.
-    Tree& named = document.Child("metadata", at);
-    if (named.IsMap()) named.Set("name", Tree::String("-", at), at);
-  }
+  // Decodes a document of data.runtime: what yaml.Unmarshal keeps of it, with CRD defaults. The
+  // decoder requires a name; the controller reads none as "", and the reference check then refuses
+  // the snapshot.
+  auto decode = [&](Tree& doc) {
+    ApplyDefaults(doc, DefaultRule::Scope::kRuntime);
+    if (snapshot.runtime_name.empty()) {
+      Tree& named = doc.Child("metadata", at);
+      if (named.IsMap()) named.Set("name", Tree::String("-", at), at);
+    }
+    std::vector<Diagnostic> unknown_fields;  // dropped, as yaml.Unmarshal drops them
+    return DecodeRuntimePruned(doc, unknown_fields);
+  };
   try {
-    snapshot.runtime = DecodeRuntimePruned(document, unknown_fields);
+    snapshot.runtime = decode(document);
   } catch (const Error& e) {
+    if (!block) {  // decoded again where positions are data.runtime's own, for the messages to say
+      try {
+        Tree again = ReadYamlStream(value, &inner_name, limits).front();
+        decode(again);
+      } catch (const Error& inner) {
+        for (const Diagnostic& d : inner.diagnostics()) keep(d);
+        return;
+      }
+    }
     for (const Diagnostic& d : e.diagnostics()) keep(d);
   }
 }

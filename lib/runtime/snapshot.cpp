@@ -255,7 +255,12 @@ RuntimeSnapshot ReadRuntimeSnapshot(const Tree& document, const std::string& def
   if (value) {
     snapshot.has_runtime = true;
     snapshot.runtime_at = value->origin();
-    DecodeRuntimeData(value->IsNull() ? std::string() : value->text(), snapshot, lines, values_left);
+    if (value->IsString() || value->IsNull()) {
+      DecodeRuntimeData(value->IsNull() ? std::string() : value->text(), snapshot, lines, values_left);
+    } else {  // as kubectl reads a ConfigMap's data: strings only
+      snapshot.unmarshal_errors.push_back(Diagnostic{
+          value->origin(), "", "", fmt::format("expected a string, got {}", Tree::DescribeType(value->type()))});
+    }
   }
   snapshot.document = document;
   return snapshot;

@@ -244,6 +244,17 @@ TEST_CASE("a snapshot's problem inside a literal block is placed at its line and
         "unable to unmarshal the snapshot: spec.mlPolicy.numNodes: expected an integer, got a string");
 }
 
+TEST_CASE("a data.runtime that is not a string does not decode, as kubectl reads a ConfigMap's data") {
+  const TrainJob job =
+      Job("default", "test-job", "uid-test-job-runtime-snapshot", "ClusterTrainingRuntime", "test-runtime");
+  const RuntimeSnapshot snapshot = Read(ConfigMap("default", kOwned, "  runtime: {kind: ClusterTrainingRuntime}\n"));
+  std::optional<Diagnostic> refusal = CheckRuntimeSnapshot(job, snapshot);
+  REQUIRE(refusal);
+  CHECK(refusal->Format() ==
+        "snapshot.yaml:8:12: ConfigMap default/test-job-runtime-snapshot: data.runtime: invalid runtime snapshot: "
+        "unable to unmarshal the snapshot: expected a string, got an object");
+}
+
 TEST_CASE("a TrainJob without a uid has no snapshot yet: one named after it is another object's") {
   const TrainJob job = Job("default", "test-job", "", "ClusterTrainingRuntime", "test-runtime");
   const RuntimeSnapshot snapshot = Read(ConfigMap("default", "[{uid: \"\", controller: true}]", "  runtime: \"\"\n"));

@@ -46,6 +46,7 @@ struct RenderFlags {
   bool legacy = false;
   bool generate_ssh_keys = false;
   bool explain = false;
+  bool snapshots = false;
   std::string flux_templates;
   bool quiet = false;             // --quiet: the exit status says it all
   bool skip_non_trainer = false;  // --skip-non-trainer: see app/trainer_files.h
@@ -74,6 +75,7 @@ RenderRequest MakeRequest(const RenderFlags& flags) {
   request.format = flags.output == "json" ? RenderRequest::Format::kJson : RenderRequest::Format::kYaml;
   request.show_only = flags.show_only;
   request.explain = flags.explain;
+  request.snapshots = flags.snapshots;
   if (flags.explain && request.format == RenderRequest::Format::kJson) throw Error("--explain works with -o yaml only");
   return request;
 }
@@ -137,6 +139,10 @@ void AddRenderOptions(CLI::App& command, RenderFlags& flags) {
   command.add_flag("--explain", flags.explain,
                    "End each value's line with a comment saying where it came from: a line of the TrainJob or runtime, "
                    "a CRD default, or the plugin that set it");
+  command.add_flag("--snapshots", flags.snapshots,
+                   "Print the runtime snapshot ConfigMap (<trainjob>-runtime-snapshot) that the controller creates "
+                   "for each TrainJob, first among its objects; a snapshot the input holds is rendered from, not "
+                   "printed");
   command.add_flag("--generate-ssh-keys", flags.generate_ssh_keys,
                    "MPI: put a fresh ECDSA P-521 key pair in the SSH auth Secret instead of fixed placeholder data");
   command.add_option("--flux-templates", flags.flux_templates,

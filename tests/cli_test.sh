@@ -47,6 +47,12 @@ done
 run render examples/quickstart.yaml --output-dir "$tmp/dir"
 check "--output-dir writes one file per object" test -f "$tmp/dir/jobset.x-k8s.io_v1alpha2_JobSet_ml-team_quickstart.yaml"
 check "--output-dir prints nothing on stdout" test -z "$out"
+run render --snapshots --legacy tests/dumps/snapshots.yaml -r tests/dumps/snapshot-runtime.yaml --output-dir "$tmp/snap"
+check "--snapshots --output-dir writes the snapshot a TrainJob lacks, not the one the input holds" \
+  test "$(ls "$tmp/snap" | tr '\n' ' ')" = "jobset.x-k8s.io_v1alpha2_JobSet_ml_fresh.yaml \
+jobset.x-k8s.io_v1alpha2_JobSet_ml_pinned.yaml v1_ConfigMap_ml_fresh-runtime-snapshot.yaml "
+run render --snapshots --legacy tests/dumps/snapshots.yaml -r tests/dumps/snapshot-runtime.yaml -s cm
+check "... as it prints it" test "$out" = "$(cat "$tmp/snap/v1_ConfigMap_ml_fresh-runtime-snapshot.yaml")"
 run render examples/quickstart.yaml testdata/13-unknown-field/input.yaml --output-dir "$tmp/dir2"
 check "a failed run writes no files" test ! -e "$tmp/dir2"
 # Objects are staged as their TrainJob renders; a TrainJob failing after one that rendered must

@@ -211,6 +211,22 @@ class Loader {
   }
   std::vector<Diagnostic>& errors() { return errors_; }
 
+  // Leaves out the snapshots of TrainJobs that were not read: ConfigMaps like any other, skipped.
+  void DropUnclaimedSnapshots() {
+    std::deque<RuntimeSnapshot> kept;
+    inputs_.snapshot_index.clear();
+    for (RuntimeSnapshot& s : inputs_.snapshots) {
+      std::string key = OwnerKey(s);
+      if (job_names_.count(key) == 0) {
+        inputs_.skipped.push_back("ConfigMap");
+        continue;
+      }
+      inputs_.snapshot_index.emplace(std::move(key), kept.size());
+      kept.push_back(std::move(s));
+    }
+    inputs_.snapshots = std::move(kept);
+  }
+
  private:
   // The namespace of the objects that set none, as the API server would check it on each of them.
   void CheckDefaultNamespace() {
@@ -319,6 +335,8 @@ class Loader {
     }
     const SourceText text(source.name, content);
     inputs_.current_source = &text;
+    content_ = content;
+    content_lines_.reset();
     try {
       ForEachYamlDocument(content, source.name, [&](Tree& doc) {
         try {
@@ -333,6 +351,7 @@ class Loader {
       inputs_.skipped.resize(skipped_before_);
       std::erase_if(inputs_.jobs, [&](const TrainJob& job) { return job.origin.file == source.name; });
       std::erase_if(inputs_.jobsets, [&](const JobSetState& jobset) { return jobset.origin.file == source.name; });
+      DropSnapshotsOf(source.name);
       inputs_.malformed_files.insert(source.name);
       errors_.insert(errors_.end(), e.diagnostics().begin(), e.diagnostics().end());
     }
@@ -341,6 +360,8 @@ class Loader {
     for (std::size_t i = errors_before_; i < errors_.size(); ++i) text.Attach(errors_[i]);
     for (std::size_t i = warnings_before_; i < inputs_.warnings.size(); ++i) text.Attach(inputs_.warnings[i]);
     inputs_.current_source = nullptr;
+    content_ = {};
+    content_lines_.reset();
   }
 
   void LoadDocument(Tree doc, bool runtimes_only) {
@@ -360,11 +381,25 @@ class Loader {
         errors_.push_back(Diagnostic{items->origin(), "", "items", "expected an array"});
         return;
       }
-      for (Tree& item : items->items()) LoadDocument(std::move(item), runtimes_only);
+      // The snapshots first: a dump (kubectl get trainjobs,configmaps) lists them after their
+      // TrainJobs, which then find them as they stream past.
+      std::vector<bool> loaded(items->items().size(), false);
+      for (std::size_t i = 0; i < loaded.size(); ++i) {
+        if (!IsSnapshotDocument(items->items()[i])) continue;
+        loaded[i] = true;
+        LoadDocument(std::move(items->items()[i]), runtimes_only);
+      }
+      for (std::size_t i = 0; i < loaded.size(); ++i) {
+        if (!loaded[i]) LoadDocument(std::move(items->items()[i]), runtimes_only);
+      }
       return;
     }
     if (IsJobSet(tm.api_version, tm.kind)) {
       AddJobSet(doc);
+      return;
+    }
+    if (IsSnapshotDocument(doc)) {
+      AddSnapshot(doc);
       return;
     }
     if (!IsTrainerKind(tm.kind)) {
@@ -506,6 +541,46 @@ class Loader {
                                           suspend && suspend->IsBool() && suspend->AsBool(), doc.origin()});
   }
 
+  static bool IsSnapshotDocument(const Tree& doc) {
+    const std::string* kind = doc.IsMap() ? doc.FindString("kind") : nullptr;
+    if (kind == nullptr || *kind != "ConfigMap") return false;  // most documents, at once
+    const std::string* api_version = doc.FindString("apiVersion");
+    const Tree* meta = doc.Find("metadata");
+    const std::string* name = meta && meta->IsMap() ? meta->FindString("name") : nullptr;
+    return api_version != nullptr && name != nullptr && IsRuntimeSnapshot(*api_version, *kind, *name);
+  }
+
+  // namespace/name of the TrainJob a snapshot is named after.
+  static std::string OwnerKey(const RuntimeSnapshot& s) {
+    return s.namespace_ + "/" + s.name.substr(0, s.name.size() - kRuntimeSnapshotSuffix.size());
+  }
+
+  // A runtime snapshot ConfigMap, read leniently as state (the controller's client reads it so);
+  // its problems are the TrainJob's, reported when it renders.
+  void AddSnapshot(const Tree& doc) {
+    if (!content_.empty() && !content_lines_) content_lines_.emplace(content_);
+    RuntimeSnapshot snapshot = ReadRuntimeSnapshot(doc, options_.default_namespace,
+                                                   content_lines_ ? &*content_lines_ : nullptr, snapshot_values_left_);
+    auto [at, added] = inputs_.snapshot_index.emplace(OwnerKey(snapshot), inputs_.snapshots.size());
+    if (!added) {
+      const RuntimeSnapshot& existing = inputs_.snapshots[at->second];
+      if (existing.document == snapshot.document) return;  // the same ConfigMap reached twice
+      errors_.push_back(
+          Diagnostic{snapshot.origin, snapshot.Subject(), "",
+                     fmt::format("defined twice with different content (first at {})", existing.origin.Position())});
+      return;
+    }
+    inputs_.snapshots.push_back(std::move(snapshot));
+  }
+
+  void DropSnapshotsOf(const std::string* file) {
+    std::erase_if(inputs_.snapshots, [&](const RuntimeSnapshot& s) { return s.origin.file == file; });
+    inputs_.snapshot_index.clear();
+    for (std::size_t i = 0; i < inputs_.snapshots.size(); ++i) {
+      inputs_.snapshot_index.emplace(OwnerKey(inputs_.snapshots[i]), i);
+    }
+  }
+
   std::string DocumentRuntimeKey(const std::string& kind, const Tree& doc) const {
     const Tree* meta = doc.Find("metadata");
     const std::string* name = meta && meta->IsMap() ? meta->FindString("name") : nullptr;
@@ -545,6 +620,11 @@ class Loader {
   std::size_t errors_before_ = 0;
   std::size_t warnings_before_ = 0;
   std::size_t skipped_before_ = 0;
+  // The text of the source being loaded, and its lines once a snapshot needs them.
+  std::string_view content_;
+  std::optional<InputLines> content_lines_;
+  // What the snapshots' data.runtime may still read, together: one stream's worth.
+  std::size_t snapshot_values_left_ = ReadLimits{}.max_values;
 };
 
 }  // namespace
@@ -563,6 +643,7 @@ Inputs Load(const LoadOptions& options, FileSystem& fs, const JobHandler& on_job
   Inputs inputs;
   Loader loader(options, fs, inputs);
   loader.Run(&on_job);
+  loader.DropUnclaimedSnapshots();
   inputs.errors = std::move(loader.errors());
   if (!inputs.skipped.empty()) inputs.notices.push_back(SkippedSummary(inputs.skipped));
   // Positions point into `inputs.names`, which the Inputs keep; fill them in anyway, as Error does.
@@ -587,6 +668,15 @@ std::string RuntimeKeyOf(const TrainJob& job) {
 }  // namespace
 
 bool Inputs::RefersToRefusedRuntime(const TrainJob& job) const { return refused_runtimes.count(RuntimeKeyOf(job)) != 0; }
+
+const RuntimeSnapshot* Inputs::FindSnapshot(const TrainJob& job) const {
+  auto it = snapshot_index.find(job.metadata.namespace_ + "/" + job.metadata.name);
+  return it == snapshot_index.end() ? nullptr : &snapshots[it->second];
+}
+
+bool Inputs::SnapshotSettled(const TrainJob& job) const {
+  return job.metadata.uid.empty() || FindSnapshot(job) != nullptr;
+}
 
 bool Inputs::RuntimeSettled(const TrainJob& job) const {
   std::string key = RuntimeKeyOf(job);

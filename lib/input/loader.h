@@ -16,6 +16,7 @@
 #include "api/decode.h"  // Subject
 #include "api/types.h"
 #include "api/validation.h"
+#include "runtime/snapshot.h"
 
 namespace trainer {
 
@@ -71,6 +72,11 @@ struct Inputs {
   std::vector<TrainJob> jobs;     // in input order
   std::vector<Runtime> runtimes;
   std::vector<JobSetState> jobsets;  // in input order
+  // The runtime snapshot ConfigMaps (<trainjob>-runtime-snapshot) of the TrainJobs read, in input
+  // order; while loading, those of TrainJobs not read yet too (left out at the end, and counted
+  // as skipped).
+  std::deque<RuntimeSnapshot> snapshots;
+  std::unordered_map<std::string, std::size_t> snapshot_index;  // by namespace/TrainJob name
   std::vector<std::string> skipped;  // the kind of each object skipped as not a Trainer object
   // Lines for stderr once loading is over: one summing up `skipped`, when it holds any.
   std::vector<std::string> notices;
@@ -89,6 +95,15 @@ struct Inputs {
   // Whether the runtime `job` refers to has been read, loaded or refused: no later input changes
   // how the job resolves, short of a conflicting second definition, which is an error anyway.
   bool RuntimeSettled(const TrainJob& job) const;
+
+  // The snapshot ConfigMap named after `job` in its namespace, as the controller looks it up;
+  // nullptr when there is none (so far).
+  const RuntimeSnapshot* FindSnapshot(const TrainJob& job) const;
+
+  // Whether `job`'s snapshot is settled: read, or sure to be of no use. A TrainJob without a uid
+  // has not been created, and a ConfigMap named after it is another object's (CheckRuntimeSnapshot);
+  // one with a uid comes from a cluster, and its snapshot may come later in the input.
+  bool SnapshotSettled(const TrainJob& job) const;
 
   // The runtime a TrainJob refers to, as the controller looks it up. Throws Error.
   const Runtime& Resolve(const TrainJob& job) const;

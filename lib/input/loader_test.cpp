@@ -980,4 +980,112 @@ TEST_CASE("a stream that turns out malformed drops its JobSets and its skipped o
   CHECK(inputs.notices == std::vector<std::string>{"skipped 1 object that is not a Trainer object: 1 Secret"});
 }
 
+namespace {
+
+// A snapshot ConfigMap for the TrainJob `job` of namespace default, owned by uid `owner`.
+std::string Snapshot(const char* job, const char* owner) {
+  return fmt::format(R"(apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {}-runtime-snapshot
+  ownerReferences: [{{uid: {}, controller: true}}]
+data:
+  runtime: |
+    apiVersion: trainer.kubeflow.org/v1alpha1
+    kind: ClusterTrainingRuntime
+    metadata: {{name: plain}}
+)",
+                     job, owner);
+}
+
+constexpr const char* kJobWithUid = R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: job, uid: u1}
+spec: {runtimeRef: {name: plain}}
+)";
+
+}  // namespace
+
+TEST_CASE("a TrainJob's snapshot is found whether it comes before or after the TrainJob") {
+  for (bool snapshot_first : {true, false}) {
+    CAPTURE(snapshot_first);
+    testing::FakeFileSystem fs;
+    fs.files["in.yaml"] = snapshot_first ? Snapshot("job", "u1") + "---\n" + kJobWithUid
+                                         : std::string(kJobWithUid) + "---\n" + Snapshot("job", "u1");
+    LoadOptions options;
+    options.paths = {"in.yaml"};
+    Inputs inputs = Load(options, fs);
+    inputs.Checkpoint();
+    REQUIRE(inputs.jobs.size() == 1);
+    const RuntimeSnapshot* snapshot = inputs.FindSnapshot(inputs.jobs[0]);
+    REQUIRE(snapshot != nullptr);
+    CHECK(snapshot->name == "job-runtime-snapshot");
+    CHECK_FALSE(CheckRuntimeSnapshot(inputs.jobs[0], *snapshot));
+    CHECK(inputs.skipped.empty());
+  }
+}
+
+TEST_CASE("snapshots of TrainJobs not in the input, and other ConfigMaps, are skipped") {
+  testing::FakeFileSystem fs;
+  fs.files["in.yaml"] =
+      Snapshot("other", "u2") + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\n---\n" + kJobWithUid;
+  LoadOptions options;
+  options.paths = {"in.yaml"};
+  Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
+  CHECK(inputs.snapshots.empty());
+  CHECK(inputs.notices == std::vector<std::string>{"skipped 2 objects that are not Trainer objects: 2 ConfigMap"});
+}
+
+TEST_CASE("a List's snapshots load before its TrainJobs, which find them as they are handed over") {
+  testing::FakeFileSystem fs;
+  std::string list = "apiVersion: v1\nkind: List\nitems:\n- " +
+                     std::string(
+                         "{apiVersion: trainer.kubeflow.org/v1alpha1, kind: TrainJob, metadata: {name: job, "
+                         "uid: u1}, spec: {runtimeRef: {name: plain}}}\n") +
+                     "- {apiVersion: v1, kind: ConfigMap, metadata: {name: job-runtime-snapshot, ownerReferences: "
+                     "[{uid: u1, controller: true}]}, data: {runtime: '{kind: ClusterTrainingRuntime}'}}\n";
+  fs.files["dump.yaml"] = list;
+  LoadOptions options;
+  options.paths = {"dump.yaml"};
+  std::vector<bool> settled;
+  Inputs inputs =
+      Load(options, fs, [&](const Inputs& so_far, TrainJob& job) { settled.push_back(so_far.SnapshotSettled(job)); });
+  inputs.Checkpoint();
+  CHECK(settled == std::vector<bool>{true});
+  CHECK(inputs.snapshots.size() == 1);
+}
+
+TEST_CASE("a TrainJob with a uid waits for its snapshot, one without a uid does not") {
+  testing::FakeFileSystem fs;
+  fs.files["in.yaml"] = std::string(kJobWithUid) +
+                        "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: handmade}\n"
+                        "spec: {runtimeRef: {name: plain}}\n";
+  LoadOptions options;
+  options.paths = {"in.yaml"};
+  std::vector<bool> settled;
+  Load(options, fs, [&](const Inputs& so_far, TrainJob& job) { settled.push_back(so_far.SnapshotSettled(job)); });
+  CHECK(settled == std::vector<bool>{false, true});
+}
+
+TEST_CASE("two different snapshots of one TrainJob are an error; a stream that turns out malformed drops its own") {
+  testing::FakeFileSystem fs;
+  fs.files["a.yaml"] = Snapshot("job", "u1");
+  fs.files["b.yaml"] = Snapshot("job", "u9");
+  fs.files["bad.yaml"] = Snapshot("other", "u1") + "---\nkind: [\n";
+  fs.files["jobs.yaml"] = std::string(kJobWithUid) +
+                          "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: other}\n"
+                          "spec: {runtimeRef: {name: plain}}\n";
+  LoadOptions options;
+  options.paths = {"a.yaml", "a.yaml", "b.yaml", "bad.yaml", "jobs.yaml"};
+  Inputs inputs = Load(options, fs);
+  REQUIRE(inputs.errors.size() == 2);
+  CHECK(
+      inputs.errors[0].Format() ==
+      "b.yaml:1:1: ConfigMap default/job-runtime-snapshot: defined twice with different content (first at a.yaml:1:1)");
+  CHECK(inputs.errors[1].location.rfind("bad.yaml:", 0) == 0);
+  REQUIRE(inputs.snapshots.size() == 1);
+  CHECK(*inputs.snapshots[0].controller_uid == "u1");
+}
+
 }  // namespace trainer

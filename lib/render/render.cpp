@@ -8,11 +8,13 @@
 #include <map>
 #include <memory>
 #include <tuple>
+#include <unordered_map>
 
 #include "api/decode.h"
 #include "core/pipeline.h"
 #include "framework/framework.h"
 #include "plugins/registry.h"
+#include "runtime/snapshot.h"
 #include "util/quote.h"
 #include "webhooks/jobset_webhook.h"
 #include "webhooks/trainjob.h"
@@ -101,22 +103,25 @@ FileAccess AccessOf(const Tree& object) {
 
 }  // namespace
 
-std::string SourceComment(const TrainJob& job, const Runtime& runtime) {
+std::string SourceComment(const TrainJob& job, const Runtime& runtime, const RuntimeSnapshot* snapshot) {
   // Printable, so that no byte of a file name or a name can end the comment and start YAML.
-  return fmt::format("# Source: {}: {} -> {}\n", Printable(job.origin.file ? *job.origin.file : "<unknown>"),
-                     Subject(job), Printable(runtime.kind + "/" + runtime.metadata.name));
+  return fmt::format("# Source: {}: {} -> {}{}\n", Printable(job.origin.file ? *job.origin.file : "<unknown>"),
+                     Subject(job), Printable(runtime.kind + "/" + runtime.metadata.name),
+                     snapshot ? " from " + snapshot->Subject() : std::string());
 }
 
-Explain OriginExplainer(const TrainJob& job, const Runtime& runtime) {
+Explain OriginExplainer(const TrainJob& job, const Runtime& runtime, const RuntimeSnapshot* snapshot) {
   // The two documents a rendered value can come from, and the field path of every decoded
   // TrainJob field by its position.
   struct Document {
     const std::string* file;
     std::uint32_t line;
-    std::string_view kind;
+    std::string kind;
   };
+  // A runtime read from a snapshot is named with the ConfigMap that holds it.
   std::vector<Document> documents{{job.origin.file, job.origin.line, kTrainJobKind},
-                                  {runtime.origin.file, runtime.origin.line, runtime.kind}};
+                                  {runtime.origin.file, runtime.origin.line,
+                                   snapshot ? runtime.kind + " in " + snapshot->Subject() : runtime.kind}};
   auto fields = std::make_shared<std::map<std::tuple<const std::string*, std::uint32_t, std::uint32_t>, std::string>>();
   job.positions.ForEach([&](std::string_view path, const Origin& o) {
     auto key = std::make_tuple(o.file, o.line, o.column);
@@ -230,7 +235,16 @@ class JobRenderer {
         unmanaged_(unmanaged) {}
 
   void Render(const Inputs& inputs, const TrainJob& job) {
-    if (inputs.RefersToRefusedRuntime(job)) {
+    // NewObjects: the runtime kept in the TrainJob's snapshot, when it has one; the live runtime
+    // when not, or when --validate lets a refused snapshot through.
+    const RuntimeSnapshot* snapshot = inputs.FindSnapshot(job);
+    if (snapshot) {
+      if (std::optional<Diagnostic> refusal = CheckRuntimeSnapshot(job, *snapshot)) {
+        if (RefuseSnapshot(inputs, job.origin.file, std::move(*refusal))) return;
+        snapshot = nullptr;
+      }
+    }
+    if (!snapshot && inputs.RefersToRefusedRuntime(job)) {
       // The runtime's problems are reported with the loading's, before the TrainJobs': say which
       // TrainJob they stop, at its reference.
       const Origin at = job.positions.Find("spec.runtimeRef.name");
@@ -245,7 +259,7 @@ class JobRenderer {
       return;
     }
     try {
-      const Runtime& runtime = inputs.Resolve(job);
+      const Runtime& runtime = snapshot ? *snapshot->runtime : inputs.Resolve(job);
       // The webhook judges the TrainJob before the controller ever sees it.
       Findings admission(validate_);
       std::optional<Info> info = ValidateTrainJob(job, runtime, framework_, admission);
@@ -257,7 +271,7 @@ class JobRenderer {
       // The controller skips a TrainJob that another controller manages; the webhook judged it all
       // the same.
       if (unmanaged_ && ManagedByAnotherController(job)) return unmanaged_(job);
-      RenderedJob one{&job, &runtime, RenderTrainJob(job, runtime, framework_, std::move(info))};
+      RenderedJob one{&job, &runtime, RenderTrainJob(job, runtime, framework_, std::move(info)), snapshot};
       // The JobSet webhook judges the JobSet the controller creates: refused, the TrainJob never
       // starts.
       Findings jobset_admission(validate_);
@@ -273,6 +287,21 @@ class JobRenderer {
     } catch (const Error& e) {
       for (const Diagnostic& d : e.diagnostics()) Keep(inputs, job, d, errors_);
     }
+  }
+
+  // A refused snapshot of a TrainJob whose objects are in `job_file`: an error under
+  // --validate=strict, and then true (the TrainJob does not render); else a warning or nothing,
+  // and the TrainJob renders from the live runtime.
+  bool RefuseSnapshot(const Inputs& inputs, const std::string* job_file, Diagnostic refusal) {
+    if (validate_ == ValidationMode::kStrict) {
+      Keep(inputs, job_file, refusal, errors_);
+      return true;
+    }
+    if (validate_ == ValidationMode::kWarn) {
+      refusal.message += "; rendered from the live runtime, as if there were no snapshot";
+      Keep(inputs, job_file, refusal, warnings_kept_);
+    }
+    return false;
   }
 
   // Hands over the warnings and throws the errors, leaving out those of TrainJobs in malformed
@@ -304,7 +333,10 @@ class JobRenderer {
  private:
   using Kept = std::vector<std::pair<const std::string*, Diagnostic>>;  // by the TrainJob's file
   static void Keep(const Inputs& inputs, const TrainJob& job, const Diagnostic& d, Kept& list) {
-    list.emplace_back(job.origin.file, d);
+    Keep(inputs, job.origin.file, d, list);
+  }
+  static void Keep(const Inputs& inputs, const std::string* job_file, const Diagnostic& d, Kept& list) {
+    list.emplace_back(job_file, d);
     if (inputs.current_source) inputs.current_source->Attach(list.back().second);
   }
 
@@ -316,6 +348,14 @@ class JobRenderer {
   Kept errors_;
   Kept warnings_kept_;
 };
+
+// Whether everything `job` renders from has been read: its snapshot (Inputs::SnapshotSettled), and
+// its runtime unless the snapshot holds it.
+bool ReadyToRender(const Inputs& so_far, const TrainJob& job) {
+  if (!so_far.SnapshotSettled(job)) return false;
+  const RuntimeSnapshot* snapshot = so_far.FindSnapshot(job);
+  return (snapshot != nullptr && !CheckRuntimeSnapshot(job, *snapshot)) || so_far.RuntimeSettled(job);
+}
 
 // A rendering that is not printed counts as the YAML it would print; `scratch` holds that of one
 // object at a time.
@@ -448,10 +488,10 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
     budget.Reserve(kJsonListHead.size() + kJsonListItemsEnd.size() + kJsonListTail.size(), kJsonListValues);
   }
   auto write = [&](RenderedJob& r) {
-    const Explain explain = request.explain ? OriginExplainer(*r.job, *r.runtime) : Explain();
-    const std::string comment = json ? std::string() : SourceComment(*r.job, *r.runtime);
-    for (const Tree& object : r.objects) {
-      if (!Selected(object, request.show_only, used)) continue;
+    const Explain explain = request.explain ? OriginExplainer(*r.job, *r.runtime, r.snapshot) : Explain();
+    const std::string comment = json ? std::string() : SourceComment(*r.job, *r.runtime, r.snapshot);
+    auto emit = [&](const Tree& object) {
+      if (!Selected(object, request.show_only, used)) return;
       if (files || output) budget.SpendValues(*r.job, object);
       const FileAccess access = files ? AccessOf(object) : FileAccess::kShared;
       if (!json && (files || output)) {
@@ -479,22 +519,33 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
         budget.Spend(*r.job, text.size());
       }
       ++items;
-    }
+    };
+    // The snapshot the controller applies before it builds the objects, unless the input has it.
+    if (request.snapshots && r.snapshot == nullptr) emit(NewRuntimeSnapshot(*r.job, *r.runtime));
+    for (const Tree& object : r.objects) emit(object);
   };
   std::vector<Diagnostic> render_warnings;
   std::vector<std::string> unmanaged;
   JobRenderer renderer(request.render, &render_warnings, write,
                        [&](const TrainJob& job) { unmanaged.push_back(UnmanagedNotice(job)); });
-  // Each TrainJob renders as it loads, once its runtime has been read. One whose runtime comes
-  // later waits for the end of the input, and so do all after it, to keep the output in input
-  // order; with the runtimes first (or given with -r) none waits.
+  // Each TrainJob renders as it loads, once its runtime has been read, and its snapshot when it may
+  // have one (Inputs::SnapshotSettled). One whose runtime or snapshot comes later waits for the
+  // end of the input, and so do all after it, to keep the output in input order; with the
+  // runtimes first (or given with -r) and the snapshots before their TrainJobs (as a dump's List
+  // reads) none waits.
   std::vector<TrainJob> waiting;
+  // The TrainJobs without a uid that rendered before any snapshot named after them was read: one
+  // read later is refused all the same (CheckRuntimeSnapshot), by namespace/name, with their file.
+  std::unordered_map<std::string, const std::string*> rendered_first;
   LoadOptions load = request.load;
   load.names_in_file_names = files;
   Inputs inputs;
   try {
     inputs = Load(load, fs, [&](const Inputs& so_far, TrainJob& job) {
-      if (waiting.empty() && so_far.RuntimeSettled(job)) {
+      if (waiting.empty() && ReadyToRender(so_far, job)) {
+        if (so_far.FindSnapshot(job) == nullptr) {
+          rendered_first.emplace(job.metadata.namespace_ + "/" + job.metadata.name, job.origin.file);
+        }
         renderer.Render(so_far, job);
       } else {
         waiting.push_back(std::move(job));
@@ -505,6 +556,11 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
     }
   } catch (const OutputLimitCrossed& crossed) {
     throw crossed.error;
+  }
+  for (const auto& [key, file] : rendered_first) {
+    auto it = inputs.snapshot_index.find(key);
+    if (it == inputs.snapshot_index.end()) continue;
+    renderer.RefuseSnapshot(inputs, file, *CheckRuntimeSnapshot(TrainJob{}, inputs.snapshots[it->second]));
   }
   // Every problem of every object: those of loading, then those of the TrainJobs that loaded.
   try {

@@ -23,6 +23,9 @@ struct RenderRequest {
   Format format = Format::kYaml;
   std::vector<std::string> show_only;  // KIND or KIND/NAME, case-insensitive kinds
   bool explain = false;                // YAML: a comment on each value saying where it came from
+  // Print each TrainJob's runtime snapshot ConfigMap first among its objects, unless the input
+  // holds it.
+  bool snapshots = false;
 };
 
 // Takes the rendered output piece by piece, in order, while TrainJobs render one at a time. Nothing
@@ -74,8 +77,9 @@ struct RenderResult {
 // The objects of one TrainJob, the JobSet first.
 struct RenderedJob {
   const TrainJob* job;
-  const Runtime* runtime;
+  const Runtime* runtime;  // the live runtime, or the one the snapshot holds
   std::vector<Tree> objects;
+  const RuntimeSnapshot* snapshot = nullptr;  // the input's snapshot `runtime` came from, if it did
 };
 
 // Every TrainJob of `inputs` rendered (which must outlive the result: origins point into it), each
@@ -111,13 +115,14 @@ class EachJobRenderer {
 // "file:line: TrainJob ns/name is managed by X: the Trainer controller creates nothing for it".
 std::string UnmanagedNotice(const TrainJob& job);
 
-// "# Source: <file>: TrainJob <ns>/<name> -> <RuntimeKind>/<name>\n", the comment before each object.
-std::string SourceComment(const TrainJob& job, const Runtime& runtime);
+// "# Source: <file>: TrainJob <ns>/<name> -> <RuntimeKind>/<name>\n", the comment before each object;
+// with " from ConfigMap <ns>/<name>" before the line break when the runtime came from `snapshot`.
+std::string SourceComment(const TrainJob& job, const Runtime& runtime, const RuntimeSnapshot* snapshot = nullptr);
 
 // Explains the origins of a TrainJob's rendered objects in terms of its inputs: "TrainJob
 // job.yaml:14 spec.trainer.image, set by MPI", "ClusterTrainingRuntime rt.yaml:30", "CRD default",
-// "set by JobSet".
-Explain OriginExplainer(const TrainJob& job, const Runtime& runtime);
+// "set by JobSet"; a runtime from `snapshot` as "ClusterTrainingRuntime in ConfigMap ns/name dump.yaml:40".
+Explain OriginExplainer(const TrainJob& job, const Runtime& runtime, const RuntimeSnapshot* snapshot = nullptr);
 
 // Loads, renders the TrainJobs one at a time, and hands the formatted objects to `sink` as they
 // render, so that memory does not grow with the number of TrainJobs. All or nothing: throws Error

@@ -1,5 +1,7 @@
 #include "diff/reasons.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <initializer_list>
 #include <optional>
@@ -7,6 +9,7 @@
 #include <vector>
 
 #include "runtime/info.h"
+#include "util/quote.h"
 
 namespace trainer {
 
@@ -94,6 +97,46 @@ bool MPINodeImage(const ReasonContext& context, const FieldChange& change) {
   return at && at->job == kNode && at->container == kNode;
 }
 
+// What the runtime's node container of the node Job runs: "command and args" and its words
+// (each Printable), and whether to say "them"; no words when it sets neither.
+struct NodeCommand {
+  std::string what;
+  std::vector<std::string> words;
+  bool plural = true;
+};
+
+NodeCommand NodeCommandOf(const Runtime& runtime) {
+  const Tree* job = FindByName(Walk(&runtime.spec.template_.spec, {"replicatedJobs"}), kNode);
+  const Tree* container = FindByName(Walk(job, {"template", "spec", "template", "spec", "containers"}), kNode);
+  NodeCommand out;
+  bool command = false;
+  bool args = false;
+  for (std::string_view key : {"command", "args"}) {
+    const Tree* list = Walk(container, {key});
+    if (list == nullptr || !list->IsList() || list->items().empty()) continue;
+    (key == "command" ? command : args) = true;
+    for (const Tree& word : list->items()) {
+      if (word.IsScalar()) out.words.push_back(Printable(word.text()));
+    }
+  }
+  out.what = command && args ? "command and args" : command ? "command" : "args";
+  out.plural = args;
+  return out;
+}
+
+std::string MPINodeImageAsks(const ReasonContext& context) {
+  NodeCommand node = context.runtime ? NodeCommandOf(*context.runtime) : NodeCommand{};
+  if (node.words.empty()) {
+    return "the runtime sets no command for the MPI nodes: they now start the TrainJob image's entrypoint, which "
+           "must run the MPI node (its SSH server)";
+  }
+  const char* pronoun = node.plural ? "them" : "it";
+  return fmt::format(
+      "the MPI nodes keep the runtime's {} (`{}`) and now run {} from the TrainJob image, which must "
+      "ship {}",
+      node.what, fmt::join(node.words, " "), pronoun, pronoun);
+}
+
 // The legacy builder set the TrainJob image on the node container of every trainer-ancestor Job;
 // the ML policy plugins set it on the first one only, so the others keep the runtime's image.
 bool FirstTrainerAncestorOnly(const ReasonContext& context, const FieldChange& change) {
@@ -115,9 +158,9 @@ bool FirstTrainerAncestorOnly(const ReasonContext& context, const FieldChange& c
 
 // The known breaking changes, most specific first: the first rule that applies names the reason.
 constexpr BreakingChange kBreakingChanges[] = {
-    {"mpi-node-image", "MPI nodes now run the TrainJob image", MPINodeImage},
+    {"mpi-node-image", "MPI nodes now run the TrainJob image", MPINodeImage, MPINodeImageAsks},
     {"first-trainer-ancestor-image", "the TrainJob image now goes only to the first trainer-ancestor Job",
-     FirstTrainerAncestorOnly},
+     FirstTrainerAncestorOnly, nullptr},
 };
 
 }  // namespace
@@ -127,6 +170,13 @@ std::span<const BreakingChange> BreakingChanges() { return kBreakingChanges; }
 std::string ReasonFor(const ReasonContext& context, const FieldChange& change) {
   for (const BreakingChange& b : kBreakingChanges) {
     if (b.applies(context, change)) return b.text;
+  }
+  return "";
+}
+
+std::string AsksFor(const ReasonContext& context, const FieldChange& change) {
+  for (const BreakingChange& b : kBreakingChanges) {
+    if (b.applies(context, change)) return b.asks ? b.asks(context) : "";
   }
   return "";
 }

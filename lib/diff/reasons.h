@@ -23,6 +23,8 @@ struct BreakingChange {
   const char* name;  // a stable identifier, e.g. "mpi-node-image"
   const char* text;  // the reason shown to users
   bool (*applies)(const ReasonContext& context, const FieldChange& change);
+  // What the change asks of the user, from the runtime; null when it asks nothing.
+  std::string (*asks)(const ReasonContext& context);
 };
 
 // Every known breaking change, in the order they are tried.
@@ -30,5 +32,8 @@ std::span<const BreakingChange> BreakingChanges();
 
 // The text of the first breaking change that explains `change`, or "" when none does.
 std::string ReasonFor(const ReasonContext& context, const FieldChange& change);
+
+// What the first breaking change that explains `change` asks of the user, or "".
+std::string AsksFor(const ReasonContext& context, const FieldChange& change);
 
 }  // namespace trainer

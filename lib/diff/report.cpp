@@ -8,6 +8,7 @@
 
 #include "api/decode.h"
 #include "api/defaults.h"
+#include "diff/next_apply.h"
 #include "diff/reasons.h"
 #include "diff/unified.h"
 #include "util/quote.h"
@@ -59,12 +60,16 @@ std::string At(const std::string& location, const std::string& text) {
 
 bool Changed(const ReportObject& o) { return o.diff.type != ChangeType::kUnchanged; }
 
+std::string Flow(const std::optional<Tree>& t);
+
 // When the current behaviour reaches a changed TrainJob, as the reports say it.
 const char* When(Reach reach) {
   switch (reach) {
     case Reach::kNow: return "now";
     case Reach::kOnResume: return "on resume";
     case Reach::kAfterSuspendAndResume: return "after suspend and resume";
+    case Reach::kSuspendBlocked: return "suspend blocked";
+    case Reach::kResumeBlocked: return "resume blocked";
     case Reach::kManagedElsewhere:
     case Reach::kFinished: break;
   }
@@ -77,6 +82,8 @@ const char* WhenKey(Reach reach) {
     case Reach::kNow: return "now";
     case Reach::kOnResume: return "onResume";
     case Reach::kAfterSuspendAndResume: return "afterSuspendAndResume";
+    case Reach::kSuspendBlocked: return "suspendBlocked";
+    case Reach::kResumeBlocked: return "resumeBlocked";
     case Reach::kManagedElsewhere: return "managedElsewhere";
     case Reach::kFinished: return "finished";
   }
@@ -101,10 +108,57 @@ const Origin& GroupOrigin(const Report& report, const ReportGroup& group) {
   return group.job->origin;
 }
 
-// "TrainJob ns/name changes now", "ClusterTrainingRuntime x is affected".
+// The classes of changed TrainJobs in the order reports list them: the blocked ones first.
+constexpr Reach kChangedReaches[] = {Reach::kSuspendBlocked, Reach::kResumeBlocked, Reach::kNow, Reach::kOnResume,
+                                     Reach::kAfterSuspendAndResume};
+
+// "TrainJob ns/name changes now", "ClusterTrainingRuntime x is affected", "TrainJob ns/name:
+// suspend blocked (...)".
 std::string ChangesText(const Report& report, const ReportGroup& group) {
   if (report.by_runtime) return GroupSubject(report, group) + " is affected";
-  return fmt::format("{} changes {}", GroupSubject(report, group), When(group.reach));
+  switch (group.reach) {
+    case Reach::kSuspendBlocked:
+      return GroupSubject(report, group) +
+             ": suspend blocked (the JobSet webhook would refuse the controller's suspend apply: a suspend leaves "
+             "the pods running)";
+    case Reach::kResumeBlocked:
+      return GroupSubject(report, group) +
+             ": resume blocked (the JobSet webhook would refuse the controller's resume apply: the TrainJob does "
+             "not resume)";
+    default: return fmt::format("{} changes {}", GroupSubject(report, group), When(group.reach));
+  }
+}
+
+// What to do about a blocked TrainJob.
+std::string FixText(const ReportGroup& group) {
+  const ObjectMeta& m = group.job->metadata;
+  return Printable(fmt::format(
+      "delete JobSet {}/{} (the controller recreates it with the current behaviour; its pods restart), or hold the "
+      "upgrade for this TrainJob",
+      m.namespace_, m.name));
+}
+
+// The lines a blocked or drifted TrainJob's report adds about its live JobSet (human and github).
+std::vector<std::string> NextApplyLines(const ReportGroup& group) {
+  std::vector<std::string> lines;
+  if (!group.next_apply) return lines;
+  const NextApply& next = *group.next_apply;
+  for (const std::string& refusal : next.refusals) lines.push_back("refused: " + Printable(refusal));
+  if (Blocked(group.reach)) lines.push_back("fix: " + FixText(group));
+  if (!next.drift.empty()) {
+    lines.push_back(fmt::format(
+        "drift: the live JobSet differs from what the legacy controller applies in {} (edited by hand, or its "
+        "runtime edited since it was made), apart from the change of the upgrade:",
+        Plural(next.drift.size(), "field")));
+    for (const FieldChange& change : next.drift) {
+      lines.push_back(fmt::format("  {}: {} (live) → {} (legacy apply)", FormatPath(change.path), Flow(change.from),
+                                  Flow(change.to)));
+    }
+  }
+  if (next.predicted_from_status && (Blocked(group.reach) || group.Changed())) {
+    lines.push_back("predicted from status: the inputs hold no JobSets (dump jobsets to confirm)");
+  }
+  return lines;
 }
 
 // The problems of a group that could not be checked, one per line.
@@ -200,8 +254,8 @@ std::string PathText(const FieldChange& change) {
 // ---- human ----
 
 // `source`: say where the new value came from (with --legacy: the TrainJob, the runtime, or a plugin).
-void AppendHumanChange(const FieldChange& change, const std::string& reason, bool source, std::size_t indent,
-                       const Colors& c, std::string& out) {
+void AppendHumanChange(const FieldChange& change, const std::string& reason, const std::string& asks, bool source,
+                       std::size_t indent, const Colors& c, std::string& out) {
   out += fmt::format("{}{}\n", Indent(indent), PathText(change));
   std::string old_text = Flow(change.from);
   std::string new_text = Flow(change.to);
@@ -223,6 +277,7 @@ void AppendHumanChange(const FieldChange& change, const std::string& reason, boo
     AppendSide("new", change.to, c.new_value, inner, c, out);
   }
   if (!reason.empty()) out += fmt::format("{}{}reason: {}{}\n", Indent(inner), c.reason, reason, c.reset);
+  if (!asks.empty()) out += fmt::format("{}{}asks: {}{}\n", Indent(inner), c.reason, asks, c.reset);
   if (source && change.to && change.kind != FieldChange::Kind::kRemoved) {
     std::string where = change.to->origin().Source();
     if (!where.empty()) out += fmt::format("{}{}source: {}{}\n", Indent(inner), c.dim, where, c.reset);
@@ -237,7 +292,19 @@ void AppendHumanObject(const ReportObject& o, std::string_view heading, bool sou
   if (o.diff.ignored > 0) suffix += fmt::format(" ({} ignored)", o.diff.ignored);
   out += fmt::format("{}{}{}{}{}\n", Indent(indent), c.bold, heading, c.reset, suffix);
   for (std::size_t i = 0; i < o.diff.changes.size(); ++i) {
-    AppendHumanChange(o.diff.changes[i], o.reasons[i], source, indent + 2, c, out);
+    AppendHumanChange(o.diff.changes[i], o.reasons[i], o.asks.empty() ? std::string() : o.asks[i], source, indent + 2,
+                      c, out);
+  }
+}
+
+std::size_t ChangedBy(const ReportSummary& s, Reach reach) {
+  switch (reach) {
+    case Reach::kNow: return s.changed_now;
+    case Reach::kOnResume: return s.changed_on_resume;
+    case Reach::kAfterSuspendAndResume: return s.changed_after_suspend;
+    case Reach::kSuspendBlocked: return s.suspend_blocked;
+    case Reach::kResumeBlocked: return s.resume_blocked;
+    default: return 0;
   }
 }
 
@@ -251,21 +318,24 @@ std::string SummaryLine(const Report& report) {
   }
   if (report.by_trainjob) {
     std::vector<std::string> when;
-    if (s.changed_now > 0) when.push_back(fmt::format("{} now", s.changed_now));
-    if (s.changed_on_resume > 0) when.push_back(fmt::format("{} on resume", s.changed_on_resume));
-    if (s.changed_after_suspend > 0) when.push_back(fmt::format("{} after suspend and resume", s.changed_after_suspend));
+    for (Reach reach : kChangedReaches) {
+      std::size_t n = ChangedBy(s, reach);
+      if (n > 0) when.push_back(fmt::format("{} {}", n, When(reach)));
+    }
     std::string details = when.empty() ? "" : fmt::format(" ({})", fmt::join(when, ", "));
     std::string not_affected = s.not_affected > 0 ? fmt::format(", {} not affected", s.not_affected) : "";
-    return fmt::format("{} checked: {} changed{}, {} unchanged{}{}{}", Plural(s.trainjobs, "TrainJob"),
-                       s.changed_trainjobs, details, s.trainjobs - s.changed_trainjobs - s.not_affected,
-                       not_affected, not_checked, ignored);
+    std::string drifted = s.drifted > 0 ? fmt::format("; {} with drift", s.drifted) : "";
+    std::string from_status =
+        s.predicted_from_status > 0 ? fmt::format("; {} predicted from status", s.predicted_from_status) : "";
+    return fmt::format("{} checked: {} changed{}, {} unchanged{}{}{}{}{}", Plural(s.trainjobs, "TrainJob"),
+                       s.changed_trainjobs, details, s.trainjobs - s.changed_trainjobs - s.not_affected, not_affected,
+                       not_checked, drifted, from_status, ignored);
   }
   std::string details = s.modified > 0 ? fmt::format(" ({})", Plural(s.fields, "field")) : "";
   std::string added = s.added > 0 ? fmt::format(", {} added", s.added) : "";
   std::string removed = s.removed > 0 ? fmt::format(", {} removed", s.removed) : "";
-  return fmt::format("{} compared: {} changed{}{}{}, {} unchanged{}", Plural(s.objects, "object"), s.modified,
-                     details, added, removed,
-                     s.objects - s.modified - s.added - s.removed, ignored);
+  return fmt::format("{} compared: {} changed{}{}{}, {} unchanged{}", Plural(s.objects, "object"), s.modified, details,
+                     added, removed, s.objects - s.modified - s.added - s.removed, ignored);
 }
 
 // The changed TrainJobs of one runtime that change for the same reasons.
@@ -273,18 +343,21 @@ struct RuntimeChange {
   const Runtime* runtime;
   std::string reasons;
   std::size_t trainjobs = 0;
-  std::size_t by_reach[5] = {};
+  std::size_t by_reach[kReachCount] = {};
 };
 
 // The changed TrainJobs by runtime and reasons, the largest share first (then in input order).
 std::vector<RuntimeChange> ByRuntime(const Report& report) {
   std::vector<RuntimeChange> out;
-  std::map<std::pair<const Runtime*, std::string>, std::size_t> index;
+  // By the runtime's name, not its object: a TrainJob built from its runtime snapshot counts under
+  // the runtime the snapshot holds.
+  std::map<std::pair<std::string, std::string>, std::size_t> index;
   for (const ReportGroup& group : report.groups) {
     if (!group.Checked() || !group.Changed() || group.runtime == nullptr) continue;
     std::vector<std::string> reasons = Reasons(group.objects);
-    std::string text = reasons.empty() ? std::string("changes no known reason explains") : fmt::format("{}", fmt::join(reasons, "; "));
-    auto [it, added] = index.emplace(std::make_pair(group.runtime, text), out.size());
+    std::string text =
+        reasons.empty() ? std::string("changes no known reason explains") : fmt::format("{}", fmt::join(reasons, "; "));
+    auto [it, added] = index.emplace(std::make_pair(RuntimeLabel(*group.runtime), text), out.size());
     if (added) out.push_back(RuntimeChange{group.runtime, std::move(text)});
     RuntimeChange& entry = out[it->second];
     ++entry.trainjobs;
@@ -298,7 +371,7 @@ std::vector<RuntimeChange> ByRuntime(const Report& report) {
 // "(380 on resume, 32 after suspend and resume)", the classes with TrainJobs, in table order.
 std::string ReachCounts(const RuntimeChange& change) {
   std::vector<std::string> parts;
-  for (Reach reach : {Reach::kNow, Reach::kOnResume, Reach::kAfterSuspendAndResume}) {
+  for (Reach reach : kChangedReaches) {
     std::size_t n = change.by_reach[static_cast<std::size_t>(reach)];
     if (n > 0) parts.push_back(fmt::format("{} {}", n, When(reach)));
   }
@@ -338,13 +411,15 @@ std::string FormatHuman(const Report& report, const Colors& c, bool summary_only
         for (const std::string& line : ErrorLines(group)) out += fmt::format("  {}\n", line);
         continue;
       }
-      if (!group.Changed()) continue;
+      if (!group.Changed() && !group.Drifted()) continue;
       if (!out.empty()) out.push_back('\n');
-      out += fmt::format("{}{}{}\n", c.bold, At(Location(GroupOrigin(report, group)), ChangesText(report, group)),
-                         c.reset);
+      std::string heading =
+          group.Changed() ? ChangesText(report, group) : GroupSubject(report, group) + " is unchanged";
+      out += fmt::format("{}{}{}\n", c.bold, At(Location(GroupOrigin(report, group)), heading), c.reset);
       for (const ReportObject& o : group.objects) {
         if (Changed(o)) AppendHumanObject(o, o.diff.id.Label(), true, 2, c, out);
       }
+      for (const std::string& line : NextApplyLines(group)) out += fmt::format("  {}\n", line);
       continue;
     }
     for (const ReportObject& o : group.objects) {
@@ -370,10 +445,13 @@ std::string ObjectBrief(const ReportObject& o) {
 
 std::string TrainJobBrief(const Report& report, const ReportGroup& group) {
   GroupCounts n = Count(group);
-  std::string text =
-      fmt::format("{}: {}", ChangesText(report, group), Details(n.modified, n.fields, n.added, n.removed));
+  std::string details = Details(n.modified, n.fields, n.added, n.removed);
+  std::string text = fmt::format("{}: {}", ChangesText(report, group), details.empty() ? "no field changes" : details);
   std::vector<std::string> reasons = Reasons(group.objects);
   if (!reasons.empty()) text += fmt::format(" ({})", fmt::join(reasons, "; "));
+  if (group.Drifted())
+    text += fmt::format("; its live JobSet drifted in {}", Plural(group.next_apply->drift.size(), "field"));
+  if (group.next_apply && group.next_apply->predicted_from_status) text += "; predicted from status";
   return text;
 }
 
@@ -383,9 +461,14 @@ std::string FormatBrief(const Report& report) {
     if (report.by_trainjob) {
       const std::string where = Location(GroupOrigin(report, group));
       if (!group.Checked()) {
-        out += At(where, GroupSubject(report, group) + " could not be checked: " + group.errors.front().Format()) + "\n";
+        out +=
+            At(where, GroupSubject(report, group) + " could not be checked: " + group.errors.front().Format()) + "\n";
       } else if (group.Changed()) {
         out += At(where, TrainJobBrief(report, group)) + "\n";
+      } else if (group.Drifted()) {
+        out += At(where, fmt::format("{} is unchanged; its live JobSet drifted in {}", GroupSubject(report, group),
+                                     Plural(group.next_apply->drift.size(), "field"))) +
+               "\n";
       }
       continue;
     }
@@ -455,7 +538,7 @@ std::string FormatGithub(const Report& report) {
         out += Annotation("error", GroupOrigin(report, group), lines);
         continue;
       }
-      if (!group.Changed()) continue;
+      if (!group.Changed() && !group.Drifted()) continue;
       GroupCounts n = Count(group);
       std::vector<std::string> lines = {fmt::format("{} {} the current image behaviour: {}", ChangesText(report, group),
                                                     report.by_runtime ? "by" : "with",
@@ -465,9 +548,11 @@ std::string FormatGithub(const Report& report) {
         if (o.diff.type != ChangeType::kModify) lines.push_back(ObjectBrief(o));
         for (std::size_t i = 0; i < o.diff.changes.size(); ++i) {
           lines.push_back(o.diff.id.Label() + " " + ChangeLine(o.diff.changes[i], o.reasons[i]));
+          if (!o.asks.empty() && !o.asks[i].empty()) lines.push_back("  asks: " + o.asks[i]);
         }
       }
-      out += Warning(GroupOrigin(report, group), lines);
+      for (std::string& line : NextApplyLines(group)) lines.push_back(std::move(line));
+      out += Annotation(Blocked(group.reach) ? "error" : "warning", GroupOrigin(report, group), lines);
       continue;
     }
     for (const ReportObject& o : group.objects) {
@@ -532,6 +617,7 @@ Tree JsonObject(const Report& report, const ReportObject& o, const ReportGroup& 
     if (change.from) c.Set("oldValue", *change.from);
     if (change.to) c.Set("newValue", *change.to);
     if (!o.reasons[i].empty()) c.Set("reason", Str(o.reasons[i]));
+    if (!o.asks.empty() && !o.asks[i].empty()) c.Set("asks", Str(o.asks[i]));
   }
   if (o.diff.ignored > 0) t.Set("ignored", Tree::Int(static_cast<std::int64_t>(o.diff.ignored)));
   if (report.by_runtime) {
@@ -547,6 +633,30 @@ Tree JsonObject(const Report& report, const ReportObject& o, const ReportGroup& 
 }
 
 Tree Count(std::size_t n) { return Tree::Int(static_cast<std::int64_t>(n)); }
+
+// What the report says of a TrainJob's live JobSet: the class, the refusals and the fix when
+// blocked, the drift, and whether it was predicted from status.
+Tree JsonNextApply(const Report& report, const ReportGroup& group) {
+  const NextApply& next = *group.next_apply;
+  Tree t = JsonSubject(report, group);
+  t.Set("changes", Str(group.Changed() ? WhenKey(group.reach) : "unchanged"));
+  t.Set("predictedFromStatus", Tree::Bool(next.predicted_from_status));
+  if (Blocked(group.reach)) {
+    Tree& refusals = t.Set("refusals", Tree::List());
+    for (const std::string& r : next.refusals) refusals.Append(Str(r));
+    t.Set("fix", Str(FixText(group)));
+  }
+  if (!next.drift.empty()) {
+    Tree& drift = t.Set("drift", Tree::List());
+    for (const FieldChange& change : next.drift) {
+      Tree& c = drift.Append(Tree::Map());
+      c.Set("field", Str(FormatPath(change.path)));
+      if (change.from) c.Set("liveValue", *change.from);
+      if (change.to) c.Set("legacyValue", *change.to);
+    }
+  }
+  return t;
+}
 
 std::string FormatJson(const Report& report, bool summary_only) {
   ReportSummary s = Summarize(report);
@@ -564,20 +674,28 @@ std::string FormatJson(const Report& report, bool summary_only) {
     when.Set("now", Count(s.changed_now));
     when.Set("onResume", Count(s.changed_on_resume));
     when.Set("afterSuspendAndResume", Count(s.changed_after_suspend));
+    when.Set("suspendBlocked", Count(s.suspend_blocked));
+    when.Set("resumeBlocked", Count(s.resume_blocked));
     summary.Set("unchangedTrainJobs", Count(s.trainjobs - s.changed_trainjobs - s.not_affected));
     summary.Set("notAffectedTrainJobs", Count(s.not_affected));
     summary.Set("notCheckedTrainJobs", Count(s.not_checked));
+    summary.Set("driftedTrainJobs", Count(s.drifted));
+    summary.Set("predictedFromStatusTrainJobs", Count(s.predicted_from_status));
     Tree& by_runtime = summary.Set("byRuntime", Tree::List());
     for (const RuntimeChange& change : ByRuntime(report)) {
       Tree& entry = by_runtime.Append(Tree::Map());
       entry.Set("kind", Str(change.runtime->kind));
-      if (change.runtime->kind != kClusterTrainingRuntimeKind) entry.Set("namespace", Str(change.runtime->metadata.namespace_));
+      if (change.runtime->kind != kClusterTrainingRuntimeKind)
+        entry.Set("namespace", Str(change.runtime->metadata.namespace_));
       entry.Set("name", Str(change.runtime->metadata.name));
       entry.Set("reason", Str(change.reasons));
       entry.Set("trainJobs", Count(change.trainjobs));
       entry.Set("now", Count(change.by_reach[static_cast<std::size_t>(Reach::kNow)]));
       entry.Set("onResume", Count(change.by_reach[static_cast<std::size_t>(Reach::kOnResume)]));
-      entry.Set("afterSuspendAndResume", Count(change.by_reach[static_cast<std::size_t>(Reach::kAfterSuspendAndResume)]));
+      entry.Set("afterSuspendAndResume",
+                Count(change.by_reach[static_cast<std::size_t>(Reach::kAfterSuspendAndResume)]));
+      entry.Set("suspendBlocked", Count(change.by_reach[static_cast<std::size_t>(Reach::kSuspendBlocked)]));
+      entry.Set("resumeBlocked", Count(change.by_reach[static_cast<std::size_t>(Reach::kResumeBlocked)]));
     }
   }
   summary.Set("objects", Count(s.objects));
@@ -598,7 +716,12 @@ std::string FormatJson(const Report& report, bool summary_only) {
     if (report.by_trainjob) {
       Tree not_affected = Tree::List();
       Tree& not_checked = root.Set("notChecked", Tree::List());
+      Tree next_apply = Tree::List();
       for (const ReportGroup& group : report.groups) {
+        if (group.Checked() && group.next_apply &&
+            (Blocked(group.reach) || group.Drifted() || (group.next_apply->predicted_from_status && group.Changed()))) {
+          next_apply.Append(JsonNextApply(report, group));
+        }
         if (!group.Checked()) {
           Tree& entry = not_checked.Append(JsonSubject(report, group));
           Tree& errors = entry.Set("errors", Tree::List());
@@ -606,10 +729,14 @@ std::string FormatJson(const Report& report, bool summary_only) {
         } else if (!Reconciled(group.reach)) {
           Tree& entry = not_affected.Append(JsonSubject(report, group));
           entry.Set("reason", Str(WhenKey(group.reach)));
-          if (group.reach == Reach::kManagedElsewhere) entry.Set("managedBy", Str(group.job->spec.managed_by.value_or("")));
+          if (group.reach == Reach::kManagedElsewhere)
+            entry.Set("managedBy", Str(group.job->spec.managed_by.value_or("")));
         }
       }
-      if (!report.by_runtime) root.Set("notAffected", std::move(not_affected));
+      if (!report.by_runtime) {
+        root.Set("notAffected", std::move(not_affected));
+        root.Set("liveJobSets", std::move(next_apply));
+      }
     }
   }
   std::string out;
@@ -658,13 +785,14 @@ std::string FormatUnified(const Report& report, const ReportOptions& options) {
     if (report.by_trainjob && !group.Checked()) {
       out += fmt::format("{}# {}: could not be checked{}\n", colors.header,
                          At(Location(GroupOrigin(report, group)), GroupSubject(report, group)), colors.reset);
-      for (const std::string& line : ErrorLines(group)) out += fmt::format("{}#   {}{}\n", colors.header, line, colors.reset);
+      for (const std::string& line : ErrorLines(group))
+        out += fmt::format("{}#   {}{}\n", colors.header, line, colors.reset);
       continue;
     }
     if (!group.Changed()) continue;
     if (report.by_trainjob) {
-      out += fmt::format("{}# {}{}\n", colors.header, At(Location(GroupOrigin(report, group)), ChangesText(report, group)),
-                         colors.reset);
+      out += fmt::format("{}# {}{}\n", colors.header,
+                         At(Location(GroupOrigin(report, group)), ChangesText(report, group)), colors.reset);
     }
     for (const ReportObject& o : group.objects) {
       if (Changed(o)) out += UnifiedObject(report, o, options);
@@ -690,7 +818,10 @@ ReportObject MakeObject(ObjectDiff diff, const std::vector<IgnoreRule>& ignore, 
   }
   o.diff = std::move(diff);
   ReasonContext context{runtime, &o.diff.id, o.diff.from, o.diff.to};
-  for (const FieldChange& change : o.diff.changes) o.reasons.push_back(ReasonFor(context, change));
+  for (const FieldChange& change : o.diff.changes) {
+    o.reasons.push_back(ReasonFor(context, change));
+    o.asks.push_back(AsksFor(context, change));
+  }
   return o;
 }
 
@@ -698,12 +829,36 @@ ReportObject MakeObject(ObjectDiff diff, const std::vector<IgnoreRule>& ignore, 
 void AddObjects(ReportGroup& group, const RenderedJob& from, const std::vector<Tree>& to,
                 const std::vector<IgnoreRule>& ignore) {
   group.runtime = from.runtime;
-  for (ObjectDiff& d : DiffObjects(from.objects, to)) group.objects.push_back(MakeObject(std::move(d), ignore, from.runtime));
+  for (ObjectDiff& d : DiffObjects(from.objects, to))
+    group.objects.push_back(MakeObject(std::move(d), ignore, from.runtime));
+}
+
+// The JobSet of a rendering: its first object of that kind.
+const Tree* JobSetOf(const RenderedJob& rendered) {
+  for (const Tree& object : rendered.objects) {
+    if (ObjectId::Of(object).kind == "JobSet") return &object;
+  }
+  return nullptr;
+}
+
+// Where the TrainJob has a JobSet, the controller's next apply of it: the suspend apply while it
+// runs, the resume apply while it is suspended. A refused one blocks the TrainJob.
+void JudgeNextApply(const ClusterState& state, const RenderedJob& legacy, const RenderedJob& current,
+                    ReportGroup& group) {
+  std::optional<LiveJobSet> live = state.Live(*group.job);
+  const Tree* legacy_jobset = JobSetOf(legacy);
+  const Tree* current_jobset = JobSetOf(current);
+  if (!live || legacy_jobset == nullptr || current_jobset == nullptr) return;
+  group.next_apply = PredictNextApply(*live, *legacy_jobset, *current_jobset);
+  if (!group.next_apply->refusals.empty())
+    group.reach = live->suspended ? Reach::kResumeBlocked : Reach::kSuspendBlocked;
 }
 
 }  // namespace
 
-bool ReportGroup::Changed() const { return std::any_of(objects.begin(), objects.end(), trainer::Changed); }
+bool ReportGroup::Changed() const {
+  return Blocked(reach) || std::any_of(objects.begin(), objects.end(), trainer::Changed);
+}
 
 ReportSummary Summarize(const Report& report) {
   ReportSummary s;
@@ -723,9 +878,13 @@ ReportSummary Summarize(const Report& report) {
           case Reach::kNow: ++s.changed_now; break;
           case Reach::kOnResume: ++s.changed_on_resume; break;
           case Reach::kAfterSuspendAndResume: ++s.changed_after_suspend; break;
+          case Reach::kSuspendBlocked: ++s.suspend_blocked; break;
+          case Reach::kResumeBlocked: ++s.resume_blocked; break;
           default: break;
         }
+        if (group.next_apply && group.next_apply->predicted_from_status) ++s.predicted_from_status;
       }
+      if (group.Drifted()) ++s.drifted;
     }
     s.objects += group.objects.size() + group.unchanged;
     s.modified += n.modified;
@@ -756,24 +915,25 @@ Report CompareRenderings(const std::vector<RenderedJob>& legacy, const std::vect
 }
 
 ClusterState::ClusterState(const std::vector<JobSetState>& jobsets) : have_jobsets_(!jobsets.empty()) {
-  for (const JobSetState& js : jobsets) suspended_.emplace(js.namespace_ + "/" + js.name, js.suspended);
+  for (const JobSetState& js : jobsets) jobsets_.emplace(js.namespace_ + "/" + js.name, &js);
+}
+
+std::optional<LiveJobSet> ClusterState::Live(const TrainJob& job) const {
+  if (!have_jobsets_) {
+    if (!job.status.has_jobs_status) return std::nullopt;
+    return LiveJobSet{nullptr, job.status.suspended};
+  }
+  auto it = jobsets_.find(job.metadata.namespace_ + "/" + job.metadata.name);
+  if (it == jobsets_.end()) return std::nullopt;
+  return LiveJobSet{&it->second->object, it->second->suspended};
 }
 
 Reach ClusterState::Classify(const TrainJob& job) const {
   if (ManagedByAnotherController(job)) return Reach::kManagedElsewhere;
   if (Finished(job)) return Reach::kFinished;
-  bool exists = false;
-  bool jobset_suspended = false;
-  if (have_jobsets_) {
-    auto it = suspended_.find(job.metadata.namespace_ + "/" + job.metadata.name);
-    exists = it != suspended_.end();
-    jobset_suspended = exists && it->second;
-  } else {
-    exists = job.status.has_jobs_status;
-    jobset_suspended = job.status.suspended;
-  }
-  if (!exists) return Reach::kNow;
-  return job.spec.suspend.value_or(false) || jobset_suspended ? Reach::kOnResume : Reach::kAfterSuspendAndResume;
+  std::optional<LiveJobSet> live = Live(job);
+  if (!live) return Reach::kNow;
+  return job.spec.suspend.value_or(false) || live->suspended ? Reach::kOnResume : Reach::kAfterSuspendAndResume;
 }
 
 TrainJob ProbeTrainJob(const Runtime& runtime) {
@@ -783,7 +943,8 @@ TrainJob ProbeTrainJob(const Runtime& runtime) {
   doc.Set("kind", Tree::String(kTrainJobKind));
   Tree& meta = doc.Set("metadata", Tree::Map());
   meta.Set("name", Tree::String("probe"));
-  meta.Set("namespace", Tree::String(cluster || runtime.metadata.namespace_.empty() ? "default" : runtime.metadata.namespace_));
+  meta.Set("namespace",
+           Tree::String(cluster || runtime.metadata.namespace_.empty() ? "default" : runtime.metadata.namespace_));
   Tree& spec = doc.Set("spec", Tree::Map());
   Tree& ref = spec.Set("runtimeRef", Tree::Map());
   ref.Set("name", Tree::String(runtime.metadata.name));
@@ -833,7 +994,10 @@ Report CheckMigration(const Inputs& inputs, const RenderOptions& options, const 
           current_over = e;
         }
       }
-      if (from && group.errors.empty() && !current_over) AddObjects(group, *from, to ? to->objects : kNone, ignore);
+      if (from && group.errors.empty() && !current_over) {
+        AddObjects(group, *from, to ? to->objects : kNone, ignore);
+        if (!runtimes_only && to) JudgeNextApply(state, *from, *to, group);
+      }
       // Of the comparison, the report keeps what it prints.
       group.unchanged =
           std::erase_if(group.objects, [](const ReportObject& o) { return !Changed(o) && o.diff.ignored == 0; });

@@ -27,6 +27,7 @@ namespace trainer {
 struct ReportObject {
   ObjectDiff diff;
   std::vector<std::string> reasons;  // parallel to diff.changes; "" where no known change explains it
+  std::vector<std::string> asks;     // parallel to diff.changes: what the reason asks of the user, or ""
   std::vector<FieldChange> ignored;  // the changes --ignore dropped
   // CheckMigration keeps no renderings (diff.from and diff.to are null): a changed object's part of
   // the unified report, made while they were at hand, when it was asked for.
@@ -38,38 +39,70 @@ struct ReportObject {
 enum class Reach : std::uint8_t {
   kManagedElsewhere,       // not affected: spec.managedBy names another controller, which skips it
   kFinished,               // not affected: condition Complete or Failed is true; not reconciled
+  kSuspendBlocked,         // its JobSet runs, neither suspended, and the JobSet webhook would refuse
+                           // the controller's suspend apply: a suspend leaves the pods running
   kAfterSuspendAndResume,  // its JobSet runs, unsuspended: not rebuilt until a suspend and resume
+  kResumeBlocked,          // its JobSet is suspended and the webhook would refuse the resume apply:
+                           // the TrainJob does not resume
   kOnResume,               // its JobSet exists, the TrainJob or the JobSet suspended: re-applied
                            // at once, new pods on resume
   kNow,                    // no JobSet yet: created with the current behaviour
+};
+inline constexpr std::size_t kReachCount = 7;
+
+inline bool Blocked(Reach reach) { return reach == Reach::kSuspendBlocked || reach == Reach::kResumeBlocked; }
+
+// The live JobSet of a TrainJob: from the inputs, or (predicted from status) the legacy rendering
+// as the JobSet webhook defaulted it, suspended as the TrainJob's status says.
+struct LiveJobSet {
+  const Tree* object = nullptr;  // the JobSet document of the inputs; null when predicted from status
+  bool suspended = false;
 };
 
 // Classes TrainJobs by the JobSets of the inputs, or by their status when the inputs hold none.
 class ClusterState {
  public:
   explicit ClusterState(const std::vector<JobSetState>& jobsets);
+  // The class before the next apply is judged: kAfterSuspendAndResume, kOnResume or kNow for a
+  // reconciled TrainJob.
   Reach Classify(const TrainJob& job) const;
+  // The TrainJob's JobSet, when Classify finds one.
+  std::optional<LiveJobSet> Live(const TrainJob& job) const;
 
  private:
   bool have_jobsets_;
-  std::unordered_map<std::string, bool> suspended_;  // by "namespace/name"
+  std::unordered_map<std::string, const JobSetState*> jobsets_;  // by "namespace/name"
 };
 
 // Whether the TrainJob is rendered and compared at all (kManagedElsewhere and kFinished are not).
 inline bool Reconciled(Reach reach) { return reach != Reach::kManagedElsewhere && reach != Reach::kFinished; }
 
+// The controller's next apply of a TrainJob's existing JobSet, as the JobSet webhook judges it.
+struct NextApply {
+  bool predicted_from_status = false;  // the inputs hold no JobSets; the live one is assumed
+  // Why the webhook refuses the current apply, as the API server says it: then the TrainJob is
+  // blocked. Empty when it is accepted.
+  std::vector<std::string> refusals;
+  // Fields the legacy apply sets whose live values differ already (a JobSet edited by hand, a
+  // runtime edited since the JobSet was made): live (from) against the legacy apply (to).
+  std::vector<FieldChange> drift;
+};
+
 // The objects of one TrainJob, or every object when comparing two streams.
 struct ReportGroup {
-  const TrainJob* job = nullptr;  // null when comparing two streams
-  const Runtime* runtime = nullptr;  // --legacy: the runtime it rendered with, when it rendered
-  Reach reach = Reach::kNow;         // --legacy
-  std::vector<Diagnostic> errors;    // --legacy: why it could not be checked (then no objects)
+  const TrainJob* job = nullptr;        // null when comparing two streams
+  const Runtime* runtime = nullptr;     // --legacy: the runtime it rendered with, when it rendered
+  Reach reach = Reach::kNow;            // --legacy
+  std::vector<Diagnostic> errors;       // --legacy: why it could not be checked (then no objects)
+  std::optional<NextApply> next_apply;  // --legacy, where the TrainJob has a JobSet
   std::vector<ReportObject> objects;
   // CheckMigration: the objects found equal (no change ignored either), left out of `objects`.
   std::size_t unchanged = 0;
 
+  // Whether an object changes, or the next apply is blocked.
   bool Changed() const;
   bool Checked() const { return errors.empty(); }
+  bool Drifted() const { return next_apply && !next_apply->drift.empty(); }
 };
 
 struct Report {
@@ -91,9 +124,13 @@ struct ReportSummary {
   std::size_t changed_now = 0;
   std::size_t changed_on_resume = 0;
   std::size_t changed_after_suspend = 0;
+  std::size_t suspend_blocked = 0;        // counted in changed_trainjobs
+  std::size_t resume_blocked = 0;         // counted in changed_trainjobs
+  std::size_t drifted = 0;                // TrainJobs whose live JobSet differs from the legacy apply
+  std::size_t predicted_from_status = 0;  // changed TrainJobs whose JobSet was assumed from status
   std::size_t not_affected = 0;
   std::size_t not_checked = 0;  // could not be checked (not counted in `trainjobs`)
-  std::size_t objects = 0;  // objects compared: pairs, additions and removals
+  std::size_t objects = 0;      // objects compared: pairs, additions and removals
   std::size_t modified = 0;
   std::size_t added = 0;
   std::size_t removed = 0;
@@ -144,8 +181,8 @@ std::optional<ReportFormat> ParseReportFormat(std::string_view name);
 struct ReportOptions {
   ReportFormat format = ReportFormat::kHuman;
   bool summary_only = false;  // --summary (human and json): the summary by runtime and the totals
-  bool color = false;       // ANSI colours (human and unified only)
-  std::size_t context = 3;  // unified: lines of context
+  bool color = false;         // ANSI colours (human and unified only)
+  std::size_t context = 3;    // unified: lines of context
 };
 
 std::string FormatReport(const Report& report, const ReportOptions& options);

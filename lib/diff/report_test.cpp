@@ -440,6 +440,8 @@ TEST_CASE("the legacy comparison groups by TrainJob and names the reasons") {
         "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
         "      rt:1 → app:2\n"
         "      reason: MPI nodes now run the TrainJob image\n"
+        "      asks: the runtime sets no command for the MPI nodes: they now start the TrainJob image's entrypoint, "
+        "which must run the MPI node (its SSH server)\n"
         "      source: input.yaml:26:22\n"
         "\n"
         "2 TrainJobs checked: 1 changed (1 now), 1 unchanged\n");
@@ -451,7 +453,8 @@ TEST_CASE("the legacy comparison groups by TrainJob and names the reasons") {
         "::warning file=jobs.yaml,line=12,title=trainer diff::TrainJob hpc/pi changes now with the current "
         "image behaviour: 1 field in 1 object%0AJobSet ns/job "
         "spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image: rt:1 → app:2 (MPI "
-        "nodes now run the TrainJob image)\n");
+        "nodes now run the TrainJob image)%0A  asks: the runtime sets no command for the MPI nodes: they now start the "
+        "TrainJob image's entrypoint, which must run the MPI node (its SSH server)\n");
   options.format = ReportFormat::kUnified;
   options.context = 0;
   CHECK(FormatReport(report, options) ==
@@ -466,10 +469,10 @@ TEST_CASE("the legacy comparison groups by TrainJob and names the reasons") {
   CHECK(json.find("\"reason\": \"MPI nodes now run the TrainJob image\"") != std::string::npos);
   CHECK(json.find("\"path\": \"/spec/replicatedJobs/1/template/spec/template/spec/containers/0/image\"") !=
         std::string::npos);
-  CHECK(json.find("\"trainJob\": {\n                \"changes\": \"now\",\n                \"file\": \"jobs.yaml\",\n"
-                  "                \"line\": 12,\n                \"name\": \"pi\",\n                \"namespace\": \"hpc\"\n"
-                  "            }") !=
-        std::string::npos);
+  CHECK(json.find(
+            "\"trainJob\": {\n                \"changes\": \"now\",\n                \"file\": \"jobs.yaml\",\n"
+            "                \"line\": 12,\n                \"name\": \"pi\",\n                \"namespace\": \"hpc\"\n"
+            "            }") != std::string::npos);
   CHECK(json.find("\"changedTrainJobs\": 1") != std::string::npos);
 }
 
@@ -539,8 +542,10 @@ TEST_CASE("the migration check classes each TrainJob by the state of the cluster
   suspended.spec.suspend = true;
   TrainJob paused_jobset = job("paused-jobset");
 
-  std::vector<JobSetState> jobsets = {{"ml", "running", false, {}}, {"ml", "suspended", false, {}},
-                                      {"ml", "paused-jobset", true, {}}, {"other", "ours", false, {}}};
+  std::vector<JobSetState> jobsets = {{"ml", "running", false, {}},
+                                      {"ml", "suspended", false, {}},
+                                      {"ml", "paused-jobset", true, {}},
+                                      {"other", "ours", false, {}}};
   ClusterState with_jobsets(jobsets);
   CHECK(with_jobsets.Classify(kueue) == Reach::kManagedElsewhere);
   CHECK(with_jobsets.Classify(ours) == Reach::kNow);  // its JobSet is in another namespace
@@ -560,6 +565,23 @@ TEST_CASE("the migration check classes each TrainJob by the state of the cluster
   CHECK(from_status.Classify(kueue) == Reach::kManagedElsewhere);
 }
 
+// A changed TrainJob of a migration report: each change explained by the MPI reason, asking `asks`.
+ReportGroup ChangedGroup(const TrainJob& job, const Runtime& runtime, Reach reach, std::vector<ObjectDiff> diffs,
+                         const std::string& asks) {
+  ReportGroup g;
+  g.job = &job;
+  g.runtime = &runtime;
+  g.reach = reach;
+  for (ObjectDiff& d : diffs) {
+    ReportObject o;
+    o.diff = std::move(d);
+    o.reasons.assign(o.diff.changes.size(), "MPI nodes now run the TrainJob image");
+    o.asks.assign(o.diff.changes.size(), asks);
+    g.objects.push_back(std::move(o));
+  }
+  return g;
+}
+
 TEST_CASE("the migration report counts each class, lists what could not be checked, and sums up by runtime") {
   std::string file = "dump.yaml";
   Runtime runtime = MakeRuntime({{"launcher", true, "rt:1"}, {"node", false, "rt:1"}}, true);
@@ -575,20 +597,11 @@ TEST_CASE("the migration report counts each class, lists what could not be check
   std::vector<Tree> current_objects = {current_jobset};
   Report report;
   report.by_trainjob = true;
-  const Reach reaches[] = {Reach::kOnResume, Reach::kOnResume,  Reach::kAfterSuspendAndResume, Reach::kNow,
-                           Reach::kNow,      Reach::kNow};
+  const Reach reaches[] = {Reach::kOnResume, Reach::kOnResume, Reach::kAfterSuspendAndResume,
+                           Reach::kNow,      Reach::kNow,      Reach::kNow};
   for (std::size_t i = 0; i < 6; ++i) {  // six change
-    ReportGroup g;
-    g.job = &jobs[i];
-    g.runtime = &runtime;
-    g.reach = reaches[i];
-    for (ObjectDiff& d : DiffObjects(legacy_objects, current_objects)) {
-      ReportObject o;
-      o.diff = std::move(d);
-      o.reasons.assign(o.diff.changes.size(), "MPI nodes now run the TrainJob image");
-      g.objects.push_back(std::move(o));
-    }
-    report.groups.push_back(std::move(g));
+    report.groups.push_back(
+        ChangedGroup(jobs[i], runtime, reaches[i], DiffObjects(legacy_objects, current_objects), ""));
   }
   ReportGroup unchanged;
   unchanged.job = &jobs[6];
@@ -626,8 +639,9 @@ TEST_CASE("the migration report counts each class, lists what could not be check
       "\n"
       "dump.yaml:1: TrainJob ml/job-0 changes on resume\n"));
   CHECK(human.find("dump.yaml:21: TrainJob ml/job-2 changes after suspend and resume\n") != std::string::npos);
-  CHECK(human.find("dump.yaml:91: TrainJob ml/job-9: could not be checked\n"
-                   "  dump.yaml:95:11: TrainJob ml/job-9: spec.runtimeRef: ClusterTrainingRuntime \"gone\" not found\n") !=
+  CHECK(human.find(
+            "dump.yaml:91: TrainJob ml/job-9: could not be checked\n"
+            "  dump.yaml:95:11: TrainJob ml/job-9: spec.runtimeRef: ClusterTrainingRuntime \"gone\" not found\n") !=
         std::string::npos);
   CHECK(human.ends_with(
       "\n9 TrainJobs checked: 6 changed (3 now, 2 on resume, 1 after suspend and resume), 1 unchanged, 2 not affected; "
@@ -652,16 +666,18 @@ TEST_CASE("the migration report counts each class, lists what could not be check
   options.summary_only = false;
   json = FormatReport(report, options);
   CHECK(json.find("\"notAffected\": [\n        {\n            \"file\": \"dump.yaml\",\n            \"line\": 71,\n"
-                  "            \"name\": \"job-7\",\n            \"namespace\": \"ml\",\n            \"reason\": \"finished\"") !=
+                  "            \"name\": \"job-7\",\n            \"namespace\": \"ml\",\n            \"reason\": "
+                  "\"finished\"") != std::string::npos);
+  CHECK(json.find("\"errors\": [\n                \"dump.yaml:95:11: TrainJob ml/job-9: spec.runtimeRef:") !=
         std::string::npos);
-  CHECK(json.find("\"errors\": [\n                \"dump.yaml:95:11: TrainJob ml/job-9: spec.runtimeRef:") != std::string::npos);
 
   options.format = ReportFormat::kBrief;
   std::string brief = FormatReport(report, options);
   CHECK(brief.find("dump.yaml:21: TrainJob ml/job-2 changes after suspend and resume: 1 field in 1 object (MPI nodes "
                    "now run the TrainJob image)\n") != std::string::npos);
-  CHECK(brief.ends_with("dump.yaml:91: TrainJob ml/job-9 could not be checked: dump.yaml:95:11: TrainJob ml/job-9: "
-                        "spec.runtimeRef: ClusterTrainingRuntime \"gone\" not found\n"));
+  CHECK(
+      brief.ends_with("dump.yaml:91: TrainJob ml/job-9 could not be checked: dump.yaml:95:11: TrainJob ml/job-9: "
+                      "spec.runtimeRef: ClusterTrainingRuntime \"gone\" not found\n"));
   options.format = ReportFormat::kGithub;
   CHECK(FormatReport(report, options)
             .ends_with("::error file=dump.yaml,line=91,title=trainer diff::TrainJob ml/job-9 could not be "
@@ -676,13 +692,15 @@ TEST_CASE("the migration report counts each class, lists what could not be check
 
 TEST_CASE("a changed multi-line string is shown as a line diff; a long one whole, with a note") {
   auto change = [](std::string from, std::string to) {
-    return FieldChange{FieldChange::Kind::kModified, {PathSegment::Key("script")}, Tree::String(std::move(from)),
+    return FieldChange{FieldChange::Kind::kModified,
+                       {PathSegment::Key("script")},
+                       Tree::String(std::move(from)),
                        Tree::String(std::move(to))};
   };
   CHECK(StringLineDiff(change("a\nb\nc\n", "a\nB\nc\n"), 1) ==
         std::vector<std::string>{"@@ -1,3 +1,3 @@", " a", "-b", "+B", " c"});
-  CHECK(StringLineDiff(change("one line", "another"), 3).empty());   // single lines read fine inline
-  CHECK(StringLineDiff(change("a\nb", "a\nb\n"), 3).empty());      // only the final newline differs
+  CHECK(StringLineDiff(change("one line", "another"), 3).empty());  // single lines read fine inline
+  CHECK(StringLineDiff(change("a\nb", "a\nb\n"), 3).empty());       // only the final newline differs
   FieldChange number{FieldChange::Kind::kModified, {}, Tree::Int(1), Tree::Int(2)};
   CHECK(StringLineDiff(number, 3).empty());
   std::string long_text;
@@ -706,7 +724,8 @@ TEST_CASE("a changed multi-line string is shown as a line diff; a long one whole
   Tree long_to = long_from;
   long_to.Set("script", Tree::String(long_text + "more\n"));
   std::string human = FormatReport(CompareStreams({long_from}, {long_to}, {}), {});
-  CHECK(human.find("  script\n    (a string of more than 10000 lines, shown whole)\n    old: |\n") != std::string::npos);
+  CHECK(human.find("  script\n    (a string of more than 10000 lines, shown whole)\n    old: |\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("GitHub workflow commands escape their data and properties") {
@@ -801,6 +820,8 @@ TEST_CASE("the migration check keeps of each TrainJob its changed objects only, 
         "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
         "      mpi/worker:1 → app:2\n"
         "      reason: MPI nodes now run the TrainJob image\n"
+        "      asks: the runtime sets no command for the MPI nodes: they now start the TrainJob image's entrypoint, "
+        "which must run the MPI node (its SSH server)\n"
         "      source: jobs.yaml:14:13, set by MPI\n"
         "\n"
         "2 TrainJobs checked: 1 changed (1 now), 1 unchanged\n");
@@ -882,6 +903,94 @@ TEST_CASE("names, file names and the lines of values are printed Printable in ev
     CHECK(std::none_of(out.begin(), out.end(), [](char c) { return c == '\x1b' || c == '\a' || c == '\r'; }));
     CHECK(out.find("\u2028") == std::string::npos);
   }
+}
+
+TEST_CASE("a blocked TrainJob's report gives the refusal and the fix; drift is listed apart") {
+  std::string file = "dump.yaml";
+  Runtime runtime = MakeRuntime({{"launcher", true, "rt:1"}, {"node", false, "rt:1"}}, true);
+  std::vector<Tree> legacy_objects = {JobSet({{"launcher", true, "app:2"}, {"node", false, "rt:1"}})};
+  std::vector<Tree> current_objects = {JobSet({{"launcher", true, "app:2"}, {"node", false, "app:2"}})};
+  std::vector<TrainJob> jobs(3);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    jobs[i].metadata.namespace_ = "ml";
+    jobs[i].metadata.name = "job-" + std::to_string(i);
+    jobs[i].origin = Origin::Input(&file, static_cast<std::uint32_t>(10 * i + 1), 1);
+  }
+  Report report;
+  report.by_trainjob = true;
+  const std::string refusal = "spec.replicatedJobs: Invalid value: \"...\": field is immutable";
+  for (std::size_t i = 0; i < 2; ++i) {
+    ReportGroup g = ChangedGroup(jobs[i], runtime, i == 0 ? Reach::kSuspendBlocked : Reach::kResumeBlocked,
+                                 DiffObjects(legacy_objects, current_objects), "ship sshd");
+    g.next_apply = NextApply{i == 1, {refusal}, {}};
+    report.groups.push_back(std::move(g));
+  }
+  // Unchanged by the upgrade, but its live JobSet was edited.
+  ReportGroup drifted;
+  drifted.job = &jobs[2];
+  drifted.runtime = &runtime;
+  drifted.reach = Reach::kAfterSuspendAndResume;
+  drifted.next_apply = NextApply{false, {}, DiffTrees(One("a: 1\n"), One("a: 2\n"))};
+  report.groups.push_back(std::move(drifted));
+
+  ReportSummary s = Summarize(report);
+  CHECK(s.changed_trainjobs == 2);
+  CHECK(s.suspend_blocked == 1);
+  CHECK(s.resume_blocked == 1);
+  CHECK(s.drifted == 1);
+  CHECK(s.predicted_from_status == 1);
+
+  ReportOptions options;
+  const std::string human = FormatReport(report, options);
+  CHECK(human.starts_with(
+      "dump.yaml:1: TrainJob ml/job-0: suspend blocked (the JobSet webhook would refuse the controller's suspend "
+      "apply: a suspend leaves the pods running)\n"
+      "  JobSet ns/job\n"
+      "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
+      "      rt:1 → app:2\n"
+      "      reason: MPI nodes now run the TrainJob image\n"
+      "      asks: ship sshd\n"));
+  CHECK(human.find("  refused: spec.replicatedJobs: Invalid value: \"...\": field is immutable\n"
+                   "  fix: delete JobSet ml/job-0 (the controller recreates it with the current behaviour; its pods "
+                   "restart), or hold the upgrade for this TrainJob\n\n") != std::string::npos);
+  CHECK(human.find("dump.yaml:11: TrainJob ml/job-1: resume blocked (the JobSet webhook would refuse the "
+                   "controller's resume apply: the TrainJob does not resume)\n") != std::string::npos);
+  CHECK(human.find("  predicted from status: the inputs hold no JobSets (dump jobsets to confirm)\n") !=
+        std::string::npos);
+  CHECK(human.find("dump.yaml:21: TrainJob ml/job-2 is unchanged\n"
+                   "  drift: the live JobSet differs from what the legacy controller applies in 1 field (edited by "
+                   "hand, or its runtime edited since it was made), apart from the change of the upgrade:\n"
+                   "    a: 1 (live) → 2 (legacy apply)\n") != std::string::npos);
+  CHECK(
+      human.ends_with("3 TrainJobs checked: 2 changed (1 suspend blocked, 1 resume blocked), 1 unchanged; 1 with "
+                      "drift; 1 predicted from status\n"));
+
+  options.format = ReportFormat::kBrief;
+  CHECK(FormatReport(report, options) ==
+        "dump.yaml:1: TrainJob ml/job-0: suspend blocked (the JobSet webhook would refuse the controller's suspend "
+        "apply: a suspend leaves the pods running): 1 field in 1 object (MPI nodes now run the TrainJob image)\n"
+        "dump.yaml:11: TrainJob ml/job-1: resume blocked (the JobSet webhook would refuse the controller's resume "
+        "apply: the TrainJob does not resume): 1 field in 1 object (MPI nodes now run the TrainJob image); predicted "
+        "from status\n"
+        "dump.yaml:21: TrainJob ml/job-2 is unchanged; its live JobSet drifted in 1 field\n");
+
+  options.format = ReportFormat::kGithub;
+  const std::string github = FormatReport(report, options);
+  CHECK(github.starts_with("::error file=dump.yaml,line=1,title=trainer diff::TrainJob ml/job-0: suspend blocked"));
+  CHECK(github.find("%0Arefused: spec.replicatedJobs: Invalid value: \"...\": field is immutable%0Afix: delete JobSet "
+                    "ml/job-0") != std::string::npos);
+  CHECK(github.find("::warning file=dump.yaml,line=21,title=trainer diff::") != std::string::npos);
+
+  options.format = ReportFormat::kJson;
+  const std::string json = FormatReport(report, options);
+  CHECK(json.find("\"resumeBlocked\": 1,\n") != std::string::npos);
+  CHECK(json.find("\"suspendBlocked\": 1\n") != std::string::npos);
+  CHECK(json.find("\"changes\": \"suspendBlocked\",\n") != std::string::npos);
+  CHECK(json.find("\"fix\": \"delete JobSet ml/job-0 (the controller") != std::string::npos);
+  CHECK(json.find("\"drift\": [\n                {\n                    \"field\": \"a\",\n"
+                  "                    \"legacyValue\": 2,\n                    \"liveValue\": 1\n") !=
+        std::string::npos);
+  CHECK(json.find("\"asks\": \"ship sshd\"") != std::string::npos);
 }
 
 }  // namespace trainer

@@ -538,7 +538,7 @@ class Loader {
     const Tree* spec = doc.Find("spec");
     const Tree* suspend = spec && spec->IsMap() ? spec->Find("suspend") : nullptr;
     inputs_.jobsets.push_back(JobSetState{ns && !ns->empty() ? *ns : options_.default_namespace, *name,
-                                          suspend && suspend->IsBool() && suspend->AsBool(), doc.origin()});
+                                          suspend && suspend->IsBool() && suspend->AsBool(), doc.origin(), doc});
   }
 
   static bool IsSnapshotDocument(const Tree& doc) {

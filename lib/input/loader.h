@@ -2,9 +2,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
-#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -65,6 +65,7 @@ struct JobSetState {
   std::string name;
   bool suspended = false;  // spec.suspend is true
   Origin origin;           // where the document starts
+  Tree object;             // the document as read: the live JobSet the controller's next apply meets
 };
 
 struct Inputs {
@@ -80,8 +81,8 @@ struct Inputs {
   std::vector<std::string> skipped;  // the kind of each object skipped as not a Trainer object
   // Lines for stderr once loading is over: one summing up `skipped`, when it holds any.
   std::vector<std::string> notices;
-  std::vector<Diagnostic> warnings;  // what --validate=warn lets through, and deprecation warnings
-  std::vector<Diagnostic> errors;    // the problems of the documents left out
+  std::vector<Diagnostic> warnings;                  // what --validate=warn lets through, and deprecation warnings
+  std::vector<Diagnostic> errors;                    // the problems of the documents left out
   std::unordered_set<std::string> refused_runtimes;  // keys of runtimes left out for their problems
   std::unordered_map<std::string, std::size_t> runtime_index;  // runtimes by key (kind/namespace/name)
   std::unordered_set<const std::string*> malformed_files;      // entries of `names` that are not valid YAML

@@ -385,6 +385,33 @@ void CheckOutputDir(const std::string& content, ValidationMode validate,
   std::filesystem::remove_all(scratch);
 }
 
+// A migration report in each format of `trainer diff --legacy`.
+void FormatEveryWay(const trainer::Report& report) {
+  for (trainer::ReportFormat format :
+       {trainer::ReportFormat::kHuman, trainer::ReportFormat::kUnified, trainer::ReportFormat::kBrief,
+        trainer::ReportFormat::kJson, trainer::ReportFormat::kGithub}) {
+    trainer::ReportOptions options;
+    options.format = format;
+    (void)trainer::FormatReport(report, options);
+  }
+}
+
+// `trainer diff --legacy` on the loaded inputs, which keeps going past TrainJobs it cannot check:
+// with the JobSets and runtime snapshots of the input as the cluster's state (the next apply on a
+// live JobSet, the JobSet webhook), in every report format.
+void FuzzMigration(const trainer::Inputs& inputs, ValidationMode validate) {
+  trainer::RenderOptions options;
+  options.validate = validate;
+  std::vector<trainer::Diagnostic> warnings;
+  trainer::Report report;
+  try {
+    report = trainer::CheckMigration(inputs, options, {}, &warnings);
+  } catch (const trainer::Error&) {
+    return;
+  }
+  FormatEveryWay(report);
+}
+
 void FuzzRender(const std::string& content, ValidationMode validate) {
   OneFileSystem fs(content);
   trainer::LoadOptions load;
@@ -393,6 +420,7 @@ void FuzzRender(const std::string& content, ValidationMode validate) {
   trainer::Inputs inputs;
   try {
     inputs = trainer::Load(load, fs);
+    FuzzMigration(inputs, validate);
     inputs.Checkpoint();
   } catch (const trainer::Error&) {
     CheckStreamingRender(content, validate, std::nullopt);
@@ -450,14 +478,7 @@ void FuzzRender(const std::string& content, ValidationMode validate) {
     }
   }
 
-  trainer::Report report = trainer::CompareRenderings(legacy_jobs, current_jobs, {});
-  for (trainer::ReportFormat format : {trainer::ReportFormat::kHuman, trainer::ReportFormat::kUnified,
-                                       trainer::ReportFormat::kBrief, trainer::ReportFormat::kJson,
-                                       trainer::ReportFormat::kGithub}) {
-    trainer::ReportOptions options;
-    options.format = format;
-    (void)trainer::FormatReport(report, options);
-  }
+  FormatEveryWay(trainer::CompareRenderings(legacy_jobs, current_jobs, {}));
 }
 
 // `trainer diff FROM TO` with the input's objects as FROM and, as TO, the same objects with the

@@ -448,7 +448,7 @@ void FuzzRender(const std::string& content, ValidationMode validate) {
     // skips it); RenderJobs, made for diff --legacy, which leaves those out itself, renders it.
     if (trainer::ManagedByAnotherController(*job.job)) continue;
     for (const trainer::Tree& object : job.objects) {
-      std::string text = "---\n" + trainer::SourceComment(*job.job, *job.runtime);
+      std::string text = "---\n" + trainer::SourceComment(*job.job, *job.runtime, job.snapshot);
       trainer::WriteYaml(object, text);
       texts.push_back(std::move(text));
       objects.push_back(object);
@@ -466,9 +466,9 @@ void FuzzRender(const std::string& content, ValidationMode validate) {
 
   // --explain's comments are escaped as the Source comment is: the text reads back as the object.
   for (const auto& job : current_jobs) {
-    trainer::Explain explain = trainer::OriginExplainer(*job.job, *job.runtime);
+    trainer::Explain explain = trainer::OriginExplainer(*job.job, *job.runtime, job.snapshot);
     for (const trainer::Tree& object : job.objects) {
-      std::string yaml = trainer::SourceComment(*job.job, *job.runtime);
+      std::string yaml = trainer::SourceComment(*job.job, *job.runtime, job.snapshot);
       trainer::WriteYaml(object, yaml, &explain);
       CheckWrittenYaml(yaml, {object}, 0, "a YAML 1.1 reader reads YAML rendered with --explain as something else");
       std::vector<trainer::Tree> back = ReadBack(yaml, "YAML rendered with --explain does not read back");

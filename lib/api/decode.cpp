@@ -8,6 +8,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "api/releases.h"
 #include "k8s/typed_roundtrip.h"
 #include "util/error.h"
 #include "util/quote.h"
@@ -106,12 +107,20 @@ class Decoder {
     errors_.push_back(Diagnostic{at.origin(), subject_, path, std::move(message)});
   }
   void set_subject(std::string subject) { subject_ = std::move(subject); }
+  void set_scope(SchemaScope scope) { scope_ = scope; }
 
   bool Expect(const Tree& t, const std::string& path, Tree::Type type) {
     positions_.Record(path, t.origin());
     if (t.type() == type) return true;
-    Fail(t, path, fmt::format("expected {}, got {}{}", Tree::DescribeType(type), Tree::DescribeType(t.type()),
-                              type == Tree::Type::kString ? QuoteAdvice(t) : std::string()));
+    std::string advice;
+    if (type == Tree::Type::kString) {
+      advice = QuoteAdvice(t);
+    } else if (type == Tree::Type::kInt && t.IsString()) {  // a form an earlier Trainer release took?
+      if (const ReleaseChange* change = FindStringForInteger(scope_, path, t.text())) {
+        advice = StringForIntegerNote(*change, t.text());
+      }
+    }
+    Fail(t, path, fmt::format("expected {}, got {}{}", Tree::DescribeType(type), Tree::DescribeType(t.type()), advice));
     return false;
   }
 
@@ -191,7 +200,12 @@ class Decoder {
     std::vector<FieldIssue> issues;
     RoundTrip(out, type_name, path, issues);
     for (auto& issue : issues) {
-      if (issue.message.rfind(kUnknownFieldPrefix, 0) == 0) unknown_.push_back(UnknownField{errors_.size(), issue.path});
+      if (issue.message.rfind(kUnknownFieldPrefix, 0) == 0) {
+        unknown_.push_back(UnknownField{errors_.size(), issue.path});
+        if (const ReleaseChange* change = FindRemovedField(scope_, issue.path)) {
+          issue.message = RemovedFieldMessage(*change);
+        }
+      }
       errors_.push_back(Diagnostic{issue.origin.HasPosition() ? issue.origin : t.origin(), subject_,
                                    issue.path, issue.message});
     }
@@ -220,12 +234,16 @@ class Decoder {
       std::string field_path = Path(path, t.KeyAt(i));
       positions_.Record(field_path, t.KeyOriginAt(i));
       if (!visit(FieldKey(t.KeyAt(i), nullptr), t.items()[i], field_path)) {
-        // A visitor that claims nothing does nothing: visiting again only notes the names it
-        // compared the key with, which are the fields it accepts here.
-        std::vector<std::string_view> known;
-        visit(FieldKey(t.KeyAt(i), &known), t.items()[i], field_path);
         unknown_.push_back(UnknownField{errors_.size(), field_path});
-        Fail(t.items()[i], path, UnknownFieldMessage(t.KeyAt(i), known));
+        if (const ReleaseChange* change = FindRemovedField(scope_, field_path)) {
+          Fail(t.items()[i], path, RemovedFieldMessage(*change));
+        } else {
+          // A visitor that claims nothing does nothing: visiting again only notes the names it
+          // compared the key with, which are the fields it accepts here.
+          std::vector<std::string_view> known;
+          visit(FieldKey(t.KeyAt(i), &known), t.items()[i], field_path);
+          Fail(t.items()[i], path, UnknownFieldMessage(t.KeyAt(i), known));
+        }
         errors_.back().where = t.KeyOriginAt(i);
       }
     }
@@ -537,6 +555,7 @@ class Decoder {
   std::vector<Diagnostic>& errors_;
   std::vector<UnknownField>& unknown_;
   std::string subject_;
+  SchemaScope scope_ = SchemaScope::kTrainJob;  // which rows of the release table apply
 };
 
 // The state a TrainJob's status records, read as meta.IsStatusConditionTrue reads conditions: the
@@ -575,6 +594,7 @@ void DecodeTopLevel(const Tree& document, Object& object, Spec& spec, const char
   Decoder d(object.positions, errors, unknown);
   object.origin = document.origin();
   d.set_subject(DocumentSubject(document, kind));
+  d.set_scope(std::string_view(kind) == kTrainJobKind ? SchemaScope::kTrainJob : SchemaScope::kRuntime);
   bool has_metadata = false;
   bool has_spec = false;
   d.Object(document, "", [&](const FieldKey& k, const Tree& v, const std::string& p) {

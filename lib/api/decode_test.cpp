@@ -395,3 +395,75 @@ TEST_CASE("field positions keep a field's key origin, fall back to ancestors, an
 }
 
 }  // namespace trainer
+
+namespace trainer {
+
+TEST_CASE("a field or form of an earlier Trainer release names the release and what to write now") {
+  const std::vector<std::string> errors = JobErrors(R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: j}
+spec:
+  runtimeRef: {name: rt}
+  podTemplateOverrides: [{targetJobs: [{name: node}], spec: {serviceAccountName: sa}}]
+  runtimePatch: []
+  podTemplateOverride: []
+  trainer: {numProcPerNode: "4"}
+)");
+  REQUIRE(errors.size() == 4);
+  CHECK(
+      errors[0].starts_with("job.yaml:6:3: TrainJob j: spec: unknown field \"podTemplateOverrides\" (Trainer v2.1); "
+                            "since v2.2 use spec.runtimePatches: an override {targetJobs: [{name: JOB}], metadata: M, "
+                            "spec: S} is now {manager: NAME, "));
+  // ordinary typos, even of a removed field, keep the did-you-mean of the fields accepted there
+  CHECK(errors[1] ==
+        "job.yaml:7:3: TrainJob j: spec: unknown field \"runtimePatch\"; did you mean \"runtimePatches\"?");
+  CHECK(errors[2] == "job.yaml:8:3: TrainJob j: spec: unknown field \"podTemplateOverride\"");
+  CHECK(errors[3] ==
+        "job.yaml:9:29: TrainJob j: spec.trainer.numProcPerNode: expected an integer, got a string "
+        "(\"4\", accepted by Trainer v2.0 to v2.1); since v2.2 an integer: write the number without quotes");
+}
+
+TEST_CASE("a runtime's fields of earlier releases are named, strictly and pruned, and a TrainJob's are not") {
+  const char* yaml = R"(apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainingRuntime
+metadata: {name: rt, namespace: ml}
+spec:
+  labels: {a: b}
+  mlPolicy: {torch: {numProcPerNode: auto}}
+  template:
+    spec:
+      replicatedJobs:
+        - name: node
+          template:
+            spec:
+              template:
+                spec:
+                  workloadRef: {name: w}
+                  containers: [{name: node, image: i}]
+)";
+  const std::vector<std::string> expected = {
+      // spec.labels is a TrainJob's field of v2.0 to v2.1, never a runtime's
+      "job.yaml:5:3: TrainingRuntime ml/rt: spec: unknown field \"labels\"",
+      "job.yaml:6:22: TrainingRuntime ml/rt: spec.mlPolicy.torch: unknown field \"numProcPerNode\" (Trainer v2.0 to "
+      "v2.1); since v2.2 leave it out: a TrainJob sets spec.trainer.numProcPerNode (an integer), and Torch's auto is "
+      "the default",
+      "job.yaml:15:19: TrainingRuntime ml/rt: spec.template.spec.replicatedJobs[0].template.spec.template.spec."
+      "workloadRef: unknown field \"workloadRef\" (Trainer v2.2); since v2.3 use schedulingGroup: {podGroupName: "
+      "NAME} (the Kubernetes 1.36 Pod API)",
+  };
+  std::vector<std::string> strict;
+  try {
+    DecodeRuntimeYaml(yaml);
+  } catch (const Error& e) {
+    for (const auto& d : e.diagnostics()) strict.push_back(d.Format());
+  }
+  CHECK(strict == expected);
+  Tree doc = ReadYamlStream(yaml, &kFile).at(0);
+  std::vector<Diagnostic> unknown;
+  DecodeRuntimePruned(doc, unknown);
+  std::vector<std::string> pruned;
+  for (const Diagnostic& d : unknown) pruned.push_back(d.Format());
+  CHECK(pruned == expected);
+}
+
+}  // namespace trainer

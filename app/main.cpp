@@ -1,7 +1,7 @@
 // trainer: shows what the Kubeflow Trainer controller will create for a TrainJob, offline.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/releases.h"
 #include "app/commands.h"
 #include "util/error.h"
 #include "util/quote.h"
@@ -48,6 +49,7 @@ trainer::app::Run SetupVersion(CLI::App& command) {
       trainer::Tree root = trainer::Tree::Map();
       root.Set("version", trainer::Tree::String(TRAINER_VERSION));
       trainer::Tree& upstream = root.Set("upstream", trainer::Tree::Map());
+      upstream.Set("follows", trainer::Tree::String(std::string(trainer::kFollowedTrainer)));
       upstream.Set("repository", trainer::Tree::String(kUpstreamRepository));
       upstream.Set("commit", trainer::Tree::String(kUpstreamCommit));
       upstream.Set("imageBehaviour", trainer::Tree::String(kImageChange));
@@ -59,10 +61,11 @@ trainer::app::Run SetupVersion(CLI::App& command) {
     }
     trainer::app::WriteStdout(fmt::format(
         "{}\n"
+        "Follows: {}\n"
         "Kubeflow Trainer controller: {} at commit {}\n"
         "Image behaviour: {} (the TrainJob image on the MPI launcher and nodes); --legacy renders the one before\n"
         "JobSet API: jobset.x-k8s.io/v1alpha2 ({})\n",
-        kVersionLine, kUpstreamRepository, kUpstreamCommit, kImageChange, kJobSetVersion));
+        kVersionLine, trainer::kFollowedTrainer, kUpstreamRepository, kUpstreamCommit, kImageChange, kJobSetVersion));
     return 0;
   };
 }

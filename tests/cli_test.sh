@@ -205,11 +205,13 @@ check "a case's args paths are relative to the case folder: its suite passes fro
 version=$(sed -n 's/^project(trainer VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 run version
 check "trainer version prints the version of CMake's project() first" test "$rc" -eq 0 -a "$(head -n 1 <<<"$out")" = "trainer $version"
+check "trainer version names the Trainer release it follows" test "$(sed -n 2p <<<"$out")" = \
+  "Follows: Trainer main at 8c0f505, August 2026, after the v2.3.0 release, with PR #4301"
 check "trainer version names the upstream commit it follows" grep -q "^Kubeflow Trainer controller: github.com/kubeflow/trainer at commit [0-9a-f]\{40\}$" <<<"$out"
 check "trainer version names the image behaviour change" grep -q "^Image behaviour: https://github.com/kubeflow/trainer/pull/4301 " <<<"$out"
 run version -o json
 check "trainer version -o json is JSON with the version and the commit" \
-  python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["version"] == sys.argv[1] and len(d["upstream"]["commit"]) == 40' "$version" <<<"$out"
+  python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["version"] == sys.argv[1] and len(d["upstream"]["commit"]) == 40 and d["upstream"]["follows"].startswith("Trainer main at 8c0f505, ")' "$version" <<<"$out"
 run --version
 check "trainer --version prints the same" test "$rc" -eq 0 -a "$out" = "trainer $version"
 

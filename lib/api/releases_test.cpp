@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include "tests/shared.h"
+
 namespace trainer {
 
 namespace {
@@ -21,7 +23,47 @@ std::string NoteFor(std::string_view path, std::string_view value) {
   return change == nullptr ? "" : StringForIntegerNote(*change, value);
 }
 
+// The schema of the field at `path` ("[]": a list's items) in `schema`, or nullptr.
+const Tree* SchemaAt(const Tree& schema, std::string_view path) {
+  const Tree* node = &schema;
+  while (!path.empty() && node != nullptr) {
+    const std::size_t dot = path.find('.');
+    std::string_view segment = path.substr(0, dot);
+    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+    const bool items = segment.ends_with("[]");
+    if (items) segment.remove_suffix(2);
+    const Tree* properties = node->Find("properties");
+    node = properties == nullptr ? nullptr : properties->Find(std::string(segment));
+    if (items && node != nullptr) node = node->Find("items");
+  }
+  return node;
+}
+
 }  // namespace
+
+TEST_CASE("the release table agrees with the CRDs trainer follows" * doctest::test_suite("upstream")) {
+  const std::string crds = testing::RequireSharedUpstreamDir() + "/manifests/base/crds/";
+  const std::string job_file = crds + "trainer.kubeflow.org_trainjobs.yaml";
+  const std::string runtime_file = crds + "trainer.kubeflow.org_trainingruntimes.yaml";
+  const std::string cluster_file = crds + "trainer.kubeflow.org_clustertrainingruntimes.yaml";
+  const Tree job = testing::CrdSchema(job_file);
+  const Tree runtime = testing::CrdSchema(runtime_file);
+  const Tree cluster = testing::CrdSchema(cluster_file);
+  for (const ReleaseChange& c : ReleaseChanges()) {
+    CAPTURE(c.path);
+    for (const Tree* schema : c.scope == kJob ? std::vector<const Tree*>{&job} : std::vector{&runtime, &cluster}) {
+      const std::string_view parent = c.path.substr(0, c.path.find_last_of('.'));
+      REQUIRE(SchemaAt(*schema, parent) != nullptr);  // the row names a place that still exists
+      const Tree* field = SchemaAt(*schema, c.path);
+      if (c.kind == ReleaseChange::Kind::kField) {
+        CHECK(field == nullptr);  // and a field that is gone from it
+      } else {
+        REQUIRE(field != nullptr);  // or a field that is there, and takes integers only
+        CHECK(*field->FindString("type") == "integer");
+      }
+    }
+  }
+}
 
 TEST_CASE("the release table names the release of each removed field and what to write now") {
   CHECK(RemovedAt(kJob, "spec.podTemplateOverrides") ==

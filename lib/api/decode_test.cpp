@@ -448,7 +448,7 @@ spec:
       "v2.1); since v2.2 leave it out: a TrainJob sets spec.trainer.numProcPerNode (an integer), and Torch's auto is "
       "the default",
       "job.yaml:15:19: TrainingRuntime ml/rt: spec.template.spec.replicatedJobs[0].template.spec.template.spec."
-      "workloadRef: unknown field \"workloadRef\" (Trainer v2.2); since v2.3 use schedulingGroup: {podGroupName: "
+      "workloadRef: unknown field \"workloadRef\" (Trainer v2.2.0); since v2.2.1 use schedulingGroup: {podGroupName: "
       "NAME} (the Kubernetes 1.36 Pod API)",
   };
   std::vector<std::string> strict;

@@ -42,8 +42,8 @@ constexpr ReleaseChange kChanges[] = {
      "leave it out: a TrainJob sets spec.trainer.numProcPerNode (an integer), and Torch's auto is the default"},
     {Kind::kField, kRuntime, "spec.mlPolicy.torch.elasticPolicy", "", "v2.0 to v2.1", "v2.2",
      "leave it out: elastic Torch training was removed; set spec.mlPolicy.numNodes"},
-    {Kind::kField, kRuntime, "spec.template.spec.replicatedJobs[].template.spec.template.spec.workloadRef", "", "v2.2",
-     "v2.3", "use schedulingGroup: {podGroupName: NAME} (the Kubernetes 1.36 Pod API)"},
+    {Kind::kField, kRuntime, "spec.template.spec.replicatedJobs[].template.spec.template.spec.workloadRef", "",
+     "v2.2.0", "v2.2.1", "use schedulingGroup: {podGroupName: NAME} (the Kubernetes 1.36 Pod API)"},
 };
 
 // Whether `path` is `pattern` with each "[]" of the pattern standing for a list index "[0]".

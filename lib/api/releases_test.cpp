@@ -90,7 +90,7 @@ TEST_CASE("the release table names the release of each removed field and what to
         "unknown field \"elasticPolicy\" (Trainer v2.0 to v2.1); since v2.2 leave it out: elastic Torch training was "
         "removed; set spec.mlPolicy.numNodes");
   CHECK(RemovedAt(kRuntime, "spec.template.spec.replicatedJobs[0].template.spec.template.spec.workloadRef") ==
-        "unknown field \"workloadRef\" (Trainer v2.2); since v2.3 use schedulingGroup: {podGroupName: NAME} (the "
+        "unknown field \"workloadRef\" (Trainer v2.2.0); since v2.2.1 use schedulingGroup: {podGroupName: NAME} (the "
         "Kubernetes 1.36 Pod API)");
 }
 

@@ -51,6 +51,7 @@ struct DiffFlags {
   std::string color = "auto";
   bool summary = false;        // --summary: the summary by runtime and the totals only
   bool runtimes_only = false;  // --runtimes-only: probe each runtime instead of TrainJobs
+  bool verbose = false;        // -v: list the unchanged and not affected TrainJobs too
   // The options that apply to --legacy only, to tell when they were given.
   std::vector<const CLI::Option*> legacy_only;
 };
@@ -145,6 +146,7 @@ ReportOptions Options(const DiffFlags& flags) {
   options.format = *ParseReportFormat(flags.output);
   options.context = static_cast<std::size_t>(flags.context);
   options.summary_only = flags.summary;
+  options.verbose = flags.verbose;
   options.color =
       (options.format == ReportFormat::kHuman || options.format == ReportFormat::kUnified) && UseColor(flags.color);
   return options;
@@ -192,11 +194,15 @@ int RunDiff(const DiffFlags& flags) {
     }
   }
   if (flags.legacy && flags.paths.empty() && flags.filenames.empty()) {
-    usage.push_back(Diagnostic{{}, "", "",
-                               "no input: give the TrainJob and runtime files as PATH... or -f PATH (see 'trainer diff --help')"});
+    usage.push_back(Diagnostic{
+        {}, "", "", "no input: give the TrainJob and runtime files as PATH... or -f PATH (see 'trainer diff --help')"});
   }
   if (flags.summary && flags.output != "human" && flags.output != "json") {
-    usage.push_back(Diagnostic{{}, "", "", fmt::format("--summary applies to -o human and -o json, not -o {}", flags.output)});
+    usage.push_back(
+        Diagnostic{{}, "", "", fmt::format("--summary applies to -o human and -o json, not -o {}", flags.output)});
+  }
+  if (flags.verbose && flags.output != "human") {
+    usage.push_back(Diagnostic{{}, "", "", fmt::format("-v applies to -o human, not -o {}", flags.output)});
   }
   if (!usage.empty()) throw Error(std::move(usage));
 
@@ -277,10 +283,13 @@ Run SetupDiff(CLI::App& command) {
   CLI::Option* summary = command.add_flag(
       "--summary", flags->summary,
       "--legacy: print only the changed TrainJobs by runtime and reason, and the totals (human and json)");
-  CLI::Option* runtimes_only = command.add_flag(
-      "--runtimes-only", flags->runtimes_only,
-      "--legacy: check each runtime in the inputs with a probe TrainJob, without TrainJobs");
-  flags->legacy_only = {filename, runtime, ns, flux, skip, validate, allow_empty, summary, runtimes_only};
+  CLI::Option* runtimes_only =
+      command.add_flag("--runtimes-only", flags->runtimes_only,
+                       "--legacy: check each runtime in the inputs with a probe TrainJob, without TrainJobs");
+  CLI::Option* verbose =
+      command.add_flag("-v,--verbose", flags->verbose,
+                       "--legacy: list the unchanged and the not affected TrainJobs by name too (human)");
+  flags->legacy_only = {filename, runtime, ns, flux, skip, validate, allow_empty, summary, runtimes_only, verbose};
   command.add_option("-o,--output", flags->output, "Report format: human, unified, brief, json or github")
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kReportFormatNames), std::end(kReportFormatNames))))
       ->capture_default_str()

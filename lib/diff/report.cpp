@@ -112,21 +112,32 @@ const Origin& GroupOrigin(const Report& report, const ReportGroup& group) {
 constexpr Reach kChangedReaches[] = {Reach::kSuspendBlocked, Reach::kResumeBlocked, Reach::kNow, Reach::kOnResume,
                                      Reach::kAfterSuspendAndResume};
 
+// The subject of the human format's heading: the TrainJob and the runtime it rendered with,
+// "TrainJob ml/run on mpi-cluster (ClusterTrainingRuntime)", as the summary by runtime names it.
+std::string HumanSubject(const Report& report, const ReportGroup& group) {
+  if (report.by_runtime || group.runtime == nullptr) return GroupSubject(report, group);
+  return GroupSubject(report, group) + " on " + RuntimeLabel(*group.runtime);
+}
+
 // "TrainJob ns/name changes now", "ClusterTrainingRuntime x is affected", "TrainJob ns/name:
-// suspend blocked (...)".
-std::string ChangesText(const Report& report, const ReportGroup& group) {
-  if (report.by_runtime) return GroupSubject(report, group) + " is affected";
+// suspend blocked (...)", of `subject` (the group's, by default).
+std::string ChangesText(const Report& report, const ReportGroup& group, const std::string& subject) {
+  if (report.by_runtime) return subject + " is affected";
   switch (group.reach) {
     case Reach::kSuspendBlocked:
-      return GroupSubject(report, group) +
+      return subject +
              ": suspend blocked (the JobSet webhook would refuse the controller's suspend apply: a suspend leaves "
              "the pods running)";
     case Reach::kResumeBlocked:
-      return GroupSubject(report, group) +
+      return subject +
              ": resume blocked (the JobSet webhook would refuse the controller's resume apply: the TrainJob does "
              "not resume)";
-    default: return fmt::format("{} changes {}", GroupSubject(report, group), When(group.reach));
+    default: return fmt::format("{} changes {}", subject, When(group.reach));
   }
+}
+
+std::string ChangesText(const Report& report, const ReportGroup& group) {
+  return ChangesText(report, group, GroupSubject(report, group));
 }
 
 // What to do about a blocked TrainJob.
@@ -391,13 +402,47 @@ std::string ByRuntimeText(const Report& report, const Colors& c) {
   return out;
 }
 
-std::string FormatHuman(const Report& report, const Colors& c, bool summary_only) {
+// -v: the TrainJobs (runtimes) that do not change, then those not affected, one a line.
+std::string VerboseLists(const Report& report, const Colors& c) {
+  std::string unchanged;
+  std::string not_affected;
+  for (const ReportGroup& group : report.groups) {
+    if (!group.Checked() || group.Changed()) continue;
+    const std::string where = Location(GroupOrigin(report, group));
+    if (Reconciled(group.reach)) {
+      unchanged += fmt::format("  {}\n", At(where, HumanSubject(report, group)));
+    } else {
+      std::string why = group.reach == Reach::kFinished ? "finished" : "managed by another controller";
+      if (group.reach == Reach::kManagedElsewhere && group.job->spec.managed_by)
+        why = "managed by " + Printable(*group.job->spec.managed_by);
+      not_affected += fmt::format("  {}\n", At(where, GroupSubject(report, group) + ": " + why));
+    }
+  }
+  std::string out;
+  if (!unchanged.empty()) {
+    out +=
+        fmt::format("{}Unchanged {}:{}\n", c.bold, report.by_runtime ? "runtimes" : "TrainJobs", c.reset) + unchanged;
+  }
+  if (!not_affected.empty()) {
+    if (!out.empty()) out.push_back('\n');
+    out += fmt::format("{}Not affected TrainJobs:{}\n", c.bold, c.reset) + not_affected;
+  }
+  return out;
+}
+
+std::string FormatHuman(const Report& report, const Colors& c, bool summary_only, bool verbose) {
   std::string out;
   if (report.by_trainjob && !report.by_runtime &&
       (summary_only || Summarize(report).changed_trainjobs > kByRuntimeAbove)) {
     out += ByRuntimeText(report, c);
   }
   if (summary_only) {
+    if (verbose && report.by_trainjob) {
+      if (std::string lists = VerboseLists(report, c); !lists.empty()) {
+        if (!out.empty()) out.push_back('\n');
+        out += lists;
+      }
+    }
     if (!out.empty()) out.push_back('\n');
     out += fmt::format("{}{}{}\n", c.bold, SummaryLine(report), c.reset);
     return out;
@@ -413,8 +458,8 @@ std::string FormatHuman(const Report& report, const Colors& c, bool summary_only
       }
       if (!group.Changed() && !group.Drifted()) continue;
       if (!out.empty()) out.push_back('\n');
-      std::string heading =
-          group.Changed() ? ChangesText(report, group) : GroupSubject(report, group) + " is unchanged";
+      std::string heading = group.Changed() ? ChangesText(report, group, HumanSubject(report, group))
+                                            : HumanSubject(report, group) + " is unchanged";
       out += fmt::format("{}{}{}\n", c.bold, At(Location(GroupOrigin(report, group)), heading), c.reset);
       for (const ReportObject& o : group.objects) {
         if (Changed(o)) AppendHumanObject(o, o.diff.id.Label(), true, 2, c, out);
@@ -426,6 +471,12 @@ std::string FormatHuman(const Report& report, const Colors& c, bool summary_only
       if (!Changed(o)) continue;
       if (!out.empty()) out.push_back('\n');
       AppendHumanObject(o, At(Location(o.diff), o.diff.id.Label()), false, 0, c, out);
+    }
+  }
+  if (verbose && report.by_trainjob) {
+    if (std::string lists = VerboseLists(report, c); !lists.empty()) {
+      if (!out.empty()) out.push_back('\n');
+      out += lists;
     }
   }
   if (!out.empty()) out.push_back('\n');
@@ -1041,7 +1092,8 @@ std::optional<ReportFormat> ParseReportFormat(std::string_view name) {
 
 std::string FormatReport(const Report& report, const ReportOptions& options) {
   switch (options.format) {
-    case ReportFormat::kHuman: return FormatHuman(report, Colors::Pick(options.color), options.summary_only);
+    case ReportFormat::kHuman:
+      return FormatHuman(report, Colors::Pick(options.color), options.summary_only, options.verbose);
     case ReportFormat::kUnified: return FormatUnified(report, options);
     case ReportFormat::kBrief: return FormatBrief(report);
     case ReportFormat::kJson: return FormatJson(report, options.summary_only);

@@ -181,6 +181,7 @@ std::optional<ReportFormat> ParseReportFormat(std::string_view name);
 struct ReportOptions {
   ReportFormat format = ReportFormat::kHuman;
   bool summary_only = false;  // --summary (human and json): the summary by runtime and the totals
+  bool verbose = false;       // -v (human): list the unchanged and not affected TrainJobs by name
   bool color = false;         // ANSI colours (human and unified only)
   std::size_t context = 3;    // unified: lines of context
 };

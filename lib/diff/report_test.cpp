@@ -435,7 +435,7 @@ TEST_CASE("the legacy comparison groups by TrainJob and names the reasons") {
   ReportOptions options;
 
   CHECK(FormatReport(report, options) ==
-        "jobs.yaml:12: TrainJob hpc/pi changes now\n"
+        "jobs.yaml:12: TrainJob hpc/pi on rt (ClusterTrainingRuntime) changes now\n"
         "  JobSet ns/job\n"
         "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
         "      rt:1 → app:2\n"
@@ -492,7 +492,9 @@ TEST_CASE("the legacy comparison prints the TrainJob, its runtime and its file P
   ReportOptions options;
   const std::string heading = R"(jobs\x1b]0;x\a.yaml:12: TrainJob hpc\xff/pi\n::error ::forged changes now)";
 
-  CHECK(FormatReport(report, options).starts_with(heading + "\n  JobSet ns/job\n"));
+  CHECK(FormatReport(report, options)
+            .starts_with(R"(jobs\x1b]0;x\a.yaml:12: TrainJob hpc\xff/pi\n::error ::forged on rt\u2029x )"
+                         "(ClusterTrainingRuntime) changes now\n  JobSet ns/job\n"));
   options.summary_only = true;
   CHECK(FormatReport(report, options) ==
         "Changed TrainJobs by runtime:\n"
@@ -637,8 +639,10 @@ TEST_CASE("the migration report counts each class, lists what could not be check
       "  rt (ClusterTrainingRuntime): 6 TrainJobs — MPI nodes now run the TrainJob image (3 now, 2 on resume, 1 after "
       "suspend and resume)\n"
       "\n"
-      "dump.yaml:1: TrainJob ml/job-0 changes on resume\n"));
-  CHECK(human.find("dump.yaml:21: TrainJob ml/job-2 changes after suspend and resume\n") != std::string::npos);
+      "dump.yaml:1: TrainJob ml/job-0 on rt (ClusterTrainingRuntime) changes on resume\n"));
+  CHECK(
+      human.find("dump.yaml:21: TrainJob ml/job-2 on rt (ClusterTrainingRuntime) changes after suspend and resume\n") !=
+      std::string::npos);
   CHECK(human.find(
             "dump.yaml:91: TrainJob ml/job-9: could not be checked\n"
             "  dump.yaml:95:11: TrainJob ml/job-9: spec.runtimeRef: ClusterTrainingRuntime \"gone\" not found\n") !=
@@ -687,7 +691,8 @@ TEST_CASE("the migration report counts each class, lists what could not be check
   // Five changed TrainJobs or fewer: no summary by runtime unless asked for.
   report.groups.erase(report.groups.begin());
   options.format = ReportFormat::kHuman;
-  CHECK(FormatReport(report, options).starts_with("dump.yaml:11: TrainJob ml/job-1 changes on resume\n"));
+  CHECK(FormatReport(report, options)
+            .starts_with("dump.yaml:11: TrainJob ml/job-1 on rt (ClusterTrainingRuntime) changes on resume\n"));
 }
 
 TEST_CASE("a changed multi-line string is shown as a line diff; a long one whole, with a note") {
@@ -815,7 +820,7 @@ TEST_CASE("the migration check keeps of each TrainJob its changed objects only, 
         "+            - image: app:2\n"
         "               name: node\n");
   CHECK(FormatReport(report, ReportOptions{}) ==
-        "jobs.yaml:9: TrainJob default/pi changes now\n"
+        "jobs.yaml:9: TrainJob default/pi on openmpi (ClusterTrainingRuntime) changes now\n"
         "  JobSet default/pi\n"
         "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
         "      mpi/worker:1 → app:2\n"
@@ -942,22 +947,24 @@ TEST_CASE("a blocked TrainJob's report gives the refusal and the fix; drift is l
 
   ReportOptions options;
   const std::string human = FormatReport(report, options);
-  CHECK(human.starts_with(
-      "dump.yaml:1: TrainJob ml/job-0: suspend blocked (the JobSet webhook would refuse the controller's suspend "
-      "apply: a suspend leaves the pods running)\n"
-      "  JobSet ns/job\n"
-      "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
-      "      rt:1 → app:2\n"
-      "      reason: MPI nodes now run the TrainJob image\n"
-      "      asks: ship sshd\n"));
+  CHECK(
+      human.starts_with("dump.yaml:1: TrainJob ml/job-0 on rt (ClusterTrainingRuntime): suspend blocked (the JobSet "
+                        "webhook would refuse the controller's suspend "
+                        "apply: a suspend leaves the pods running)\n"
+                        "  JobSet ns/job\n"
+                        "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
+                        "      rt:1 → app:2\n"
+                        "      reason: MPI nodes now run the TrainJob image\n"
+                        "      asks: ship sshd\n"));
   CHECK(human.find("  refused: spec.replicatedJobs: Invalid value: \"...\": field is immutable\n"
                    "  fix: delete JobSet ml/job-0 (the controller recreates it with the current behaviour; its pods "
                    "restart), or hold the upgrade for this TrainJob\n\n") != std::string::npos);
-  CHECK(human.find("dump.yaml:11: TrainJob ml/job-1: resume blocked (the JobSet webhook would refuse the "
+  CHECK(human.find("dump.yaml:11: TrainJob ml/job-1 on rt (ClusterTrainingRuntime): resume blocked (the JobSet webhook "
+                   "would refuse the "
                    "controller's resume apply: the TrainJob does not resume)\n") != std::string::npos);
   CHECK(human.find("  predicted from status: the inputs hold no JobSets (dump jobsets to confirm)\n") !=
         std::string::npos);
-  CHECK(human.find("dump.yaml:21: TrainJob ml/job-2 is unchanged\n"
+  CHECK(human.find("dump.yaml:21: TrainJob ml/job-2 on rt (ClusterTrainingRuntime) is unchanged\n"
                    "  drift: the live JobSet differs from what the legacy controller applies in 1 field (edited by "
                    "hand, or its runtime edited since it was made), apart from the change of the upgrade:\n"
                    "    a: 1 (live) → 2 (legacy apply)\n") != std::string::npos);

@@ -14,11 +14,13 @@
 #include "app/commands.h"
 #include "app/trainer_files.h"
 #include "app/validate_option.h"
+#include "diff/baseline.h"
 #include "diff/report.h"
 #include "diff/stream.h"
 #include "render/render.h"
 #include "util/error.h"
 #include "util/quote.h"
+#include "util/staged_files.h"
 
 namespace trainer::app {
 
@@ -49,8 +51,11 @@ struct DiffFlags {
   bool quiet = false;        // --quiet: the exit status says it all
   bool allow_empty = false;  // --allow-empty: see RejectEmptyInputs
   std::string color = "auto";
-  bool summary = false;        // --summary: the summary by runtime and the totals only
-  bool runtimes_only = false;  // --runtimes-only: probe each runtime instead of TrainJobs
+  bool summary = false;          // --summary: the summary by runtime and the totals only
+  bool runtimes_only = false;    // --runtimes-only: probe each runtime instead of TrainJobs
+  bool verbose = false;          // -v: list the unchanged and not affected TrainJobs too
+  std::string baseline;          // --baseline FILE: the changes already reviewed (diff/baseline.h)
+  bool update_baseline = false;  // --update-baseline: record every change of this run in FILE
   // The options that apply to --legacy only, to tell when they were given.
   std::vector<const CLI::Option*> legacy_only;
 };
@@ -145,6 +150,7 @@ ReportOptions Options(const DiffFlags& flags) {
   options.format = *ParseReportFormat(flags.output);
   options.context = static_cast<std::size_t>(flags.context);
   options.summary_only = flags.summary;
+  options.verbose = flags.verbose;
   options.color =
       (options.format == ReportFormat::kHuman || options.format == ReportFormat::kUnified) && UseColor(flags.color);
   return options;
@@ -165,6 +171,39 @@ void RejectEmptyInputs(const Inputs& inputs, const DiffFlags& flags) {
   throw Error(
       "no TrainJob in the inputs: the migration check checked nothing (--allow-empty lets an input without "
       "TrainJobs pass)");
+}
+
+// The content of --baseline FILE, or nullopt when it is missing and --update-baseline creates it.
+std::optional<std::string> ReadBaseline(const DiffFlags& flags, FileSystem& fs) {
+  switch (fs.Stat(flags.baseline)) {
+    case FileSystem::Kind::kMissing:
+      if (flags.update_baseline) return std::nullopt;
+      throw Error(
+          fmt::format("{}: no such file or directory (--update-baseline creates it)", Printable(flags.baseline)));
+    case FileSystem::Kind::kDirectory:
+      throw Error(fmt::format("{}: is a directory, not a baseline file", Printable(flags.baseline)));
+    case FileSystem::Kind::kFile:
+    case FileSystem::Kind::kOther: break;
+  }
+  return fs.ReadFile(flags.baseline);
+}
+
+// Writes --baseline FILE at once (a temporary renamed over it), unless it holds these changes
+// already: then it is not touched.
+void WriteBaseline(const DiffFlags& flags, const Baseline& baseline, const std::optional<std::string>& old_text) {
+  const std::string text = baseline.Format();
+  const std::size_t n = baseline.entries().size();
+  std::string notice =
+      fmt::format("{}: {} recorded", Printable(flags.baseline), n == 1 ? "1 change" : fmt::format("{} changes", n));
+  if (old_text && *old_text == text) {
+    notice += " (unchanged)";
+  } else {
+    auto writer = NewRealFileWriter();
+    StagedFiles staged(*writer, "--update-baseline: ");
+    staged.Stage(flags.baseline, text);
+    staged.Commit();
+  }
+  if (!flags.quiet) std::cerr << "trainer: " << notice << '\n';
 }
 
 int RunDiff(const DiffFlags& flags) {
@@ -192,11 +231,21 @@ int RunDiff(const DiffFlags& flags) {
     }
   }
   if (flags.legacy && flags.paths.empty() && flags.filenames.empty()) {
-    usage.push_back(Diagnostic{{}, "", "",
-                               "no input: give the TrainJob and runtime files as PATH... or -f PATH (see 'trainer diff --help')"});
+    usage.push_back(Diagnostic{
+        {}, "", "", "no input: give the TrainJob and runtime files as PATH... or -f PATH (see 'trainer diff --help')"});
   }
   if (flags.summary && flags.output != "human" && flags.output != "json") {
-    usage.push_back(Diagnostic{{}, "", "", fmt::format("--summary applies to -o human and -o json, not -o {}", flags.output)});
+    usage.push_back(
+        Diagnostic{{}, "", "", fmt::format("--summary applies to -o human and -o json, not -o {}", flags.output)});
+  }
+  if (flags.verbose && flags.output != "human") {
+    usage.push_back(Diagnostic{{}, "", "", fmt::format("-v applies to -o human, not -o {}", flags.output)});
+  }
+  if (flags.update_baseline && flags.baseline.empty()) {
+    usage.push_back(Diagnostic{{}, "", "", "--update-baseline needs --baseline FILE, the file it writes"});
+  }
+  if (!flags.baseline.empty() && flags.runtimes_only) {
+    usage.push_back(Diagnostic{{}, "", "", "--baseline applies to TrainJobs, not to --runtimes-only"});
   }
   if (!usage.empty()) throw Error(std::move(usage));
 
@@ -221,6 +270,14 @@ int RunDiff(const DiffFlags& flags) {
   load.default_namespace = flags.namespace_;
   load.namespace_given = flags.namespace_option != nullptr && flags.namespace_option->count() > 0;
   load.validate = *ParseValidationMode(flags.validate);
+  // Read first, so that a wrong FILE fails before any work, and is never overwritten by
+  // --update-baseline unless it reads as a baseline.
+  std::optional<std::string> old_baseline_text;
+  Baseline old_baseline;
+  if (!flags.baseline.empty()) {
+    old_baseline_text = ReadBaseline(flags, *fs);
+    if (old_baseline_text) old_baseline = Baseline::Parse(*old_baseline_text, &flags.baseline);
+  }
   Inputs inputs = Load(load, *fs);
   if (!flags.quiet) {
     for (const auto& notice : inputs.notices) std::cerr << "trainer: " << Printable(notice) << '\n';
@@ -242,6 +299,20 @@ int RunDiff(const DiffFlags& flags) {
   for (const ReportGroup& group : report.groups) errors.insert(errors.end(), group.errors.begin(), group.errors.end());
   // Nothing loaded that could be reported on (a missing or malformed input): the errors alone.
   if (report.groups.empty() && !errors.empty()) throw Error(std::move(errors));
+  if (!flags.baseline.empty()) Acknowledge(report, old_baseline);
+  if (flags.update_baseline) {
+    // A baseline without the changes of the TrainJobs that could not be checked would drop them:
+    // the file is left as it is.
+    if (!errors.empty()) {
+      std::string message =
+          fmt::format("{}: not updated, as not every TrainJob could be checked", Printable(flags.baseline));
+      errors.push_back(Diagnostic{{}, "", "", std::move(message)});
+      throw Error(std::move(errors));
+    }
+    WriteBaseline(flags, Baseline::Of(report), old_baseline_text);
+    Finish(report, flags);
+    return kNoDifferences;
+  }
   int status = Finish(report, flags);
   if (!errors.empty()) throw Error(std::move(errors));
   return status;
@@ -277,10 +348,22 @@ Run SetupDiff(CLI::App& command) {
   CLI::Option* summary = command.add_flag(
       "--summary", flags->summary,
       "--legacy: print only the changed TrainJobs by runtime and reason, and the totals (human and json)");
-  CLI::Option* runtimes_only = command.add_flag(
-      "--runtimes-only", flags->runtimes_only,
-      "--legacy: check each runtime in the inputs with a probe TrainJob, without TrainJobs");
-  flags->legacy_only = {filename, runtime, ns, flux, skip, validate, allow_empty, summary, runtimes_only};
+  CLI::Option* runtimes_only =
+      command.add_flag("--runtimes-only", flags->runtimes_only,
+                       "--legacy: check each runtime in the inputs with a probe TrainJob, without TrainJobs");
+  CLI::Option* verbose =
+      command.add_flag("-v,--verbose", flags->verbose,
+                       "--legacy: list the unchanged and the not affected TrainJobs by name too (human)");
+  CLI::Option* baseline = command.add_option(
+      "--baseline", flags->baseline,
+      "--legacy: changes recorded in this YAML file are acknowledged: shown as such, not counted in the exit status");
+  baseline->type_name("FILE");
+  CLI::Option* update_baseline = command.add_flag(
+      "--update-baseline", flags->update_baseline,
+      "--legacy: write every change of this run to the --baseline file, and exit 0 unless something could not be "
+      "checked");
+  flags->legacy_only = {filename, runtime,       ns,      flux,     skip,           validate, allow_empty,
+                        summary,  runtimes_only, verbose, baseline, update_baseline};
   command.add_option("-o,--output", flags->output, "Report format: human, unified, brief, json or github")
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kReportFormatNames), std::end(kReportFormatNames))))
       ->capture_default_str()

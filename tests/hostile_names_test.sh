@@ -117,7 +117,7 @@ for format in human brief unified github; do
   check "diff --legacy -o $format of a hostile TrainJob name reports a change" test $? = 1 -a ! -s err
   check "diff --legacy -o $format prints no raw control, break or forged command" printable legacy.$format
 done
-check "diff --legacy: the heading" grep -qxF "job.yaml:19: TrainJob ml/$shown changes now" legacy.human
+check "diff --legacy: the heading" grep -qxF "job.yaml:19: TrainJob ml/$shown on rt (ClusterTrainingRuntime) changes now" legacy.human
 "$trainer" render job.yaml >out 2>err
 check "a hostile TrainJob name fails validation" test $? = 2 -a ! -s out
 check "with one diagnostic a line, each naming the TrainJob escaped" test "$(grep -cF "job.yaml:21:12: TrainJob ml/$shown: metadata.name: Invalid value: " err)" = 2 -a "$(wc -l <err)" = 2

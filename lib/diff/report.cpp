@@ -112,22 +112,51 @@ const Origin& GroupOrigin(const Report& report, const ReportGroup& group) {
 constexpr Reach kChangedReaches[] = {Reach::kSuspendBlocked, Reach::kResumeBlocked, Reach::kNow, Reach::kOnResume,
                                      Reach::kAfterSuspendAndResume};
 
+// The subject of the human format's heading: the TrainJob and the runtime it rendered with,
+// "TrainJob ml/run on mpi-cluster (ClusterTrainingRuntime)", as the summary by runtime names it.
+std::string HumanSubject(const Report& report, const ReportGroup& group) {
+  if (report.by_runtime || group.runtime == nullptr) return GroupSubject(report, group);
+  return GroupSubject(report, group) + " on " + RuntimeLabel(*group.runtime);
+}
+
 // "TrainJob ns/name changes now", "ClusterTrainingRuntime x is affected", "TrainJob ns/name:
-// suspend blocked (...)".
-std::string ChangesText(const Report& report, const ReportGroup& group) {
-  if (report.by_runtime) return GroupSubject(report, group) + " is affected";
+// suspend blocked (...)", of `subject` (the group's, by default).
+std::string ChangesText(const Report& report, const ReportGroup& group, const std::string& subject) {
+  if (report.by_runtime) return subject + " is affected";
   switch (group.reach) {
     case Reach::kSuspendBlocked:
-      return GroupSubject(report, group) +
+      return subject +
              ": suspend blocked (the JobSet webhook would refuse the controller's suspend apply: a suspend leaves "
              "the pods running)";
     case Reach::kResumeBlocked:
-      return GroupSubject(report, group) +
+      return subject +
              ": resume blocked (the JobSet webhook would refuse the controller's resume apply: the TrainJob does "
              "not resume)";
-    default: return fmt::format("{} changes {}", GroupSubject(report, group), When(group.reach));
+    default: return fmt::format("{} changes {}", subject, When(group.reach));
   }
 }
+
+std::string ChangesText(const Report& report, const ReportGroup& group) {
+  return ChangesText(report, group, GroupSubject(report, group));
+}
+
+// ", acknowledged" when the baseline records every change of a group, "" otherwise.
+std::string AcknowledgedSuffix(const ReportGroup& group) { return group.Acknowledged() ? ": acknowledged" : ""; }
+
+// "2 of 3 changes acknowledged" (counting objects added or removed as one change), or "" when the
+// group has none or all are.
+std::string PartlyAcknowledged(const ReportGroup& group) {
+  std::size_t total = 0;
+  std::size_t acknowledged = 0;
+  for (const ReportObject& o : group.objects) {
+    total += o.acknowledged.size();
+    acknowledged += static_cast<std::size_t>(std::count(o.acknowledged.begin(), o.acknowledged.end(), true));
+  }
+  if (acknowledged == 0 || group.Acknowledged()) return "";
+  return fmt::format("{} of {} acknowledged", acknowledged, Plural(total, "change"));
+}
+
+bool IsAcknowledged(const ReportObject& o, std::size_t i) { return i < o.acknowledged.size() && o.acknowledged[i]; }
 
 // What to do about a blocked TrainJob.
 std::string FixText(const ReportGroup& group) {
@@ -255,7 +284,7 @@ std::string PathText(const FieldChange& change) {
 
 // `source`: say where the new value came from (with --legacy: the TrainJob, the runtime, or a plugin).
 void AppendHumanChange(const FieldChange& change, const std::string& reason, const std::string& asks, bool source,
-                       std::size_t indent, const Colors& c, std::string& out) {
+                       bool acknowledged, std::size_t indent, const Colors& c, std::string& out) {
   out += fmt::format("{}{}\n", Indent(indent), PathText(change));
   std::string old_text = Flow(change.from);
   std::string new_text = Flow(change.to);
@@ -282,6 +311,7 @@ void AppendHumanChange(const FieldChange& change, const std::string& reason, con
     std::string where = change.to->origin().Source();
     if (!where.empty()) out += fmt::format("{}{}source: {}{}\n", Indent(inner), c.dim, where, c.reset);
   }
+  if (acknowledged) out += fmt::format("{}{}acknowledged: in the baseline{}\n", Indent(inner), c.dim, c.reset);
 }
 
 void AppendHumanObject(const ReportObject& o, std::string_view heading, bool source, std::size_t indent,
@@ -289,11 +319,12 @@ void AppendHumanObject(const ReportObject& o, std::string_view heading, bool sou
   std::string suffix;
   if (o.diff.type == ChangeType::kAdd) suffix = fmt::format(": {}added{}", c.new_value, c.reset);
   if (o.diff.type == ChangeType::kRemove) suffix = fmt::format(": {}removed{}", c.old_value, c.reset);
+  if (o.diff.type != ChangeType::kModify && IsAcknowledged(o, 0)) suffix += " (acknowledged)";
   if (o.diff.ignored > 0) suffix += fmt::format(" ({} ignored)", o.diff.ignored);
   out += fmt::format("{}{}{}{}{}\n", Indent(indent), c.bold, heading, c.reset, suffix);
   for (std::size_t i = 0; i < o.diff.changes.size(); ++i) {
-    AppendHumanChange(o.diff.changes[i], o.reasons[i], o.asks.empty() ? std::string() : o.asks[i], source, indent + 2,
-                      c, out);
+    AppendHumanChange(o.diff.changes[i], o.reasons[i], o.asks.empty() ? std::string() : o.asks[i], source,
+                      o.diff.type == ChangeType::kModify && IsAcknowledged(o, i), indent + 2, c, out);
   }
 }
 
@@ -311,6 +342,7 @@ std::size_t ChangedBy(const ReportSummary& s, Reach reach) {
 std::string SummaryLine(const Report& report) {
   ReportSummary s = Summarize(report);
   std::string ignored = s.ignored > 0 ? fmt::format("; {} ignored by --ignore", s.ignored) : "";
+  if (s.acknowledged > 0) ignored = fmt::format("; {} acknowledged by the baseline", s.acknowledged) + ignored;
   std::string not_checked = s.not_checked > 0 ? fmt::format("; {} could not be checked", s.not_checked) : "";
   if (report.by_runtime) {
     return fmt::format("{} checked: {} affected, {} unaffected{}{}", Plural(s.trainjobs, "runtime"),
@@ -391,13 +423,47 @@ std::string ByRuntimeText(const Report& report, const Colors& c) {
   return out;
 }
 
-std::string FormatHuman(const Report& report, const Colors& c, bool summary_only) {
+// -v: the TrainJobs (runtimes) that do not change, then those not affected, one a line.
+std::string VerboseLists(const Report& report, const Colors& c) {
+  std::string unchanged;
+  std::string not_affected;
+  for (const ReportGroup& group : report.groups) {
+    if (!group.Checked() || group.Changed()) continue;
+    const std::string where = Location(GroupOrigin(report, group));
+    if (Reconciled(group.reach)) {
+      unchanged += fmt::format("  {}\n", At(where, HumanSubject(report, group)));
+    } else {
+      std::string why = group.reach == Reach::kFinished ? "finished" : "managed by another controller";
+      if (group.reach == Reach::kManagedElsewhere && group.job->spec.managed_by)
+        why = "managed by " + Printable(*group.job->spec.managed_by);
+      not_affected += fmt::format("  {}\n", At(where, GroupSubject(report, group) + ": " + why));
+    }
+  }
+  std::string out;
+  if (!unchanged.empty()) {
+    out +=
+        fmt::format("{}Unchanged {}:{}\n", c.bold, report.by_runtime ? "runtimes" : "TrainJobs", c.reset) + unchanged;
+  }
+  if (!not_affected.empty()) {
+    if (!out.empty()) out.push_back('\n');
+    out += fmt::format("{}Not affected TrainJobs:{}\n", c.bold, c.reset) + not_affected;
+  }
+  return out;
+}
+
+std::string FormatHuman(const Report& report, const Colors& c, bool summary_only, bool verbose) {
   std::string out;
   if (report.by_trainjob && !report.by_runtime &&
       (summary_only || Summarize(report).changed_trainjobs > kByRuntimeAbove)) {
     out += ByRuntimeText(report, c);
   }
   if (summary_only) {
+    if (verbose && report.by_trainjob) {
+      if (std::string lists = VerboseLists(report, c); !lists.empty()) {
+        if (!out.empty()) out.push_back('\n');
+        out += lists;
+      }
+    }
     if (!out.empty()) out.push_back('\n');
     out += fmt::format("{}{}{}\n", c.bold, SummaryLine(report), c.reset);
     return out;
@@ -413,8 +479,10 @@ std::string FormatHuman(const Report& report, const Colors& c, bool summary_only
       }
       if (!group.Changed() && !group.Drifted()) continue;
       if (!out.empty()) out.push_back('\n');
-      std::string heading =
-          group.Changed() ? ChangesText(report, group) : GroupSubject(report, group) + " is unchanged";
+      std::string heading = group.Changed()
+                                ? ChangesText(report, group, HumanSubject(report, group)) + AcknowledgedSuffix(group)
+                                : HumanSubject(report, group) + " is unchanged";
+      if (std::string partly = PartlyAcknowledged(group); !partly.empty()) heading += " (" + partly + ")";
       out += fmt::format("{}{}{}\n", c.bold, At(Location(GroupOrigin(report, group)), heading), c.reset);
       for (const ReportObject& o : group.objects) {
         if (Changed(o)) AppendHumanObject(o, o.diff.id.Label(), true, 2, c, out);
@@ -426,6 +494,12 @@ std::string FormatHuman(const Report& report, const Colors& c, bool summary_only
       if (!Changed(o)) continue;
       if (!out.empty()) out.push_back('\n');
       AppendHumanObject(o, At(Location(o.diff), o.diff.id.Label()), false, 0, c, out);
+    }
+  }
+  if (verbose && report.by_trainjob) {
+    if (std::string lists = VerboseLists(report, c); !lists.empty()) {
+      if (!out.empty()) out.push_back('\n');
+      out += lists;
     }
   }
   if (!out.empty()) out.push_back('\n');
@@ -452,6 +526,8 @@ std::string TrainJobBrief(const Report& report, const ReportGroup& group) {
   if (group.Drifted())
     text += fmt::format("; its live JobSet drifted in {}", Plural(group.next_apply->drift.size(), "field"));
   if (group.next_apply && group.next_apply->predicted_from_status) text += "; predicted from status";
+  if (group.Acknowledged()) text += "; acknowledged";
+  if (std::string partly = PartlyAcknowledged(group); !partly.empty()) text += "; " + partly;
   return text;
 }
 
@@ -540,19 +616,22 @@ std::string FormatGithub(const Report& report) {
       }
       if (!group.Changed() && !group.Drifted()) continue;
       GroupCounts n = Count(group);
-      std::vector<std::string> lines = {fmt::format("{} {} the current image behaviour: {}", ChangesText(report, group),
-                                                    report.by_runtime ? "by" : "with",
-                                                    Details(n.modified, n.fields, n.added, n.removed))};
+      std::vector<std::string> lines = {fmt::format(
+          "{} {} the current image behaviour: {}{}", ChangesText(report, group), report.by_runtime ? "by" : "with",
+          Details(n.modified, n.fields, n.added, n.removed), group.Acknowledged() ? " (acknowledged)" : "")};
       for (const ReportObject& o : group.objects) {
         if (!Changed(o)) continue;
         if (o.diff.type != ChangeType::kModify) lines.push_back(ObjectBrief(o));
         for (std::size_t i = 0; i < o.diff.changes.size(); ++i) {
-          lines.push_back(o.diff.id.Label() + " " + ChangeLine(o.diff.changes[i], o.reasons[i]));
+          lines.push_back(o.diff.id.Label() + " " + ChangeLine(o.diff.changes[i], o.reasons[i]) +
+                          (o.diff.type == ChangeType::kModify && IsAcknowledged(o, i) ? " [acknowledged]" : ""));
           if (!o.asks.empty() && !o.asks[i].empty()) lines.push_back("  asks: " + o.asks[i]);
         }
       }
       for (std::string& line : NextApplyLines(group)) lines.push_back(std::move(line));
-      out += Annotation(Blocked(group.reach) ? "error" : "warning", GroupOrigin(report, group), lines);
+      // A TrainJob whose changes were all reviewed is a notice, not a warning.
+      const char* level = Blocked(group.reach) ? "error" : group.Acknowledged() ? "notice" : "warning";
+      out += Annotation(level, GroupOrigin(report, group), lines);
       continue;
     }
     for (const ReportObject& o : group.objects) {
@@ -618,13 +697,18 @@ Tree JsonObject(const Report& report, const ReportObject& o, const ReportGroup& 
     if (change.to) c.Set("newValue", *change.to);
     if (!o.reasons[i].empty()) c.Set("reason", Str(o.reasons[i]));
     if (!o.asks.empty() && !o.asks[i].empty()) c.Set("asks", Str(o.asks[i]));
+    if (report.with_baseline && o.diff.type == ChangeType::kModify)
+      c.Set("acknowledged", Tree::Bool(IsAcknowledged(o, i)));
   }
+  if (report.with_baseline && o.diff.type != ChangeType::kModify)
+    t.Set("acknowledged", Tree::Bool(IsAcknowledged(o, 0)));
   if (o.diff.ignored > 0) t.Set("ignored", Tree::Int(static_cast<std::int64_t>(o.diff.ignored)));
   if (report.by_runtime) {
     t.Set("runtime", JsonSubject(report, group));
   } else if (group.job) {
     Tree& job = t.Set("trainJob", JsonSubject(report, group));
     job.Set("changes", Str(WhenKey(group.reach)));
+    if (report.with_baseline) job.Set("acknowledged", Tree::Bool(group.Acknowledged()));
   } else if (const Origin& where = Visible(o.diff)->origin(); where.HasPosition()) {
     t.Set("file", Str(*where.file));
     t.Set("line", Tree::Int(where.line));
@@ -681,6 +765,7 @@ std::string FormatJson(const Report& report, bool summary_only) {
     summary.Set("notCheckedTrainJobs", Count(s.not_checked));
     summary.Set("driftedTrainJobs", Count(s.drifted));
     summary.Set("predictedFromStatusTrainJobs", Count(s.predicted_from_status));
+    if (report.with_baseline) summary.Set("acknowledgedTrainJobs", Count(s.acknowledged));
     Tree& by_runtime = summary.Set("byRuntime", Tree::List());
     for (const RuntimeChange& change : ByRuntime(report)) {
       Tree& entry = by_runtime.Append(Tree::Map());
@@ -791,8 +876,9 @@ std::string FormatUnified(const Report& report, const ReportOptions& options) {
     }
     if (!group.Changed()) continue;
     if (report.by_trainjob) {
-      out += fmt::format("{}# {}{}\n", colors.header,
-                         At(Location(GroupOrigin(report, group)), ChangesText(report, group)), colors.reset);
+      out += fmt::format("{}# {}{}{}\n", colors.header,
+                         At(Location(GroupOrigin(report, group)), ChangesText(report, group)),
+                         AcknowledgedSuffix(group), colors.reset);
     }
     for (const ReportObject& o : group.objects) {
       if (Changed(o)) out += UnifiedObject(report, o, options);
@@ -860,6 +946,12 @@ bool ReportGroup::Changed() const {
   return Blocked(reach) || std::any_of(objects.begin(), objects.end(), trainer::Changed);
 }
 
+bool ReportGroup::Acknowledged() const {
+  if (Blocked(reach) || !Changed()) return false;
+  return std::all_of(objects.begin(), objects.end(),
+                     [](const ReportObject& o) { return !trainer::Changed(o) || trainer::Acknowledged(o); });
+}
+
 ReportSummary Summarize(const Report& report) {
   ReportSummary s;
   for (const ReportGroup& group : report.groups) {
@@ -883,6 +975,7 @@ ReportSummary Summarize(const Report& report) {
           default: break;
         }
         if (group.next_apply && group.next_apply->predicted_from_status) ++s.predicted_from_status;
+        if (group.Acknowledged()) ++s.acknowledged;
       }
       if (group.Drifted()) ++s.drifted;
     }
@@ -891,7 +984,10 @@ ReportSummary Summarize(const Report& report) {
     s.added += n.added;
     s.removed += n.removed;
     s.fields += n.fields;
-    for (const ReportObject& o : group.objects) s.ignored += o.diff.ignored;
+    for (const ReportObject& o : group.objects) {
+      s.ignored += o.diff.ignored;
+      if (Changed(o) && Acknowledged(o)) ++s.acknowledged_objects;
+    }
   }
   s.not_checked += report.not_loaded;
   return s;
@@ -1041,7 +1137,8 @@ std::optional<ReportFormat> ParseReportFormat(std::string_view name) {
 
 std::string FormatReport(const Report& report, const ReportOptions& options) {
   switch (options.format) {
-    case ReportFormat::kHuman: return FormatHuman(report, Colors::Pick(options.color), options.summary_only);
+    case ReportFormat::kHuman:
+      return FormatHuman(report, Colors::Pick(options.color), options.summary_only, options.verbose);
     case ReportFormat::kUnified: return FormatUnified(report, options);
     case ReportFormat::kBrief: return FormatBrief(report);
     case ReportFormat::kJson: return FormatJson(report, options.summary_only);

@@ -10,6 +10,7 @@
 //   github   one ::warning workflow command per changed TrainJob (or object), at its file:line
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -29,6 +30,10 @@ struct ReportObject {
   std::vector<std::string> reasons;  // parallel to diff.changes; "" where no known change explains it
   std::vector<std::string> asks;     // parallel to diff.changes: what the reason asks of the user, or ""
   std::vector<FieldChange> ignored;  // the changes --ignore dropped
+  // --baseline (Acknowledge, diff/baseline.h): whether the baseline records each change, parallel to
+  // diff.changes, or one flag for an object added or removed; empty without a baseline and in a
+  // blocked TrainJob.
+  std::vector<bool> acknowledged;
   // CheckMigration keeps no renderings (diff.from and diff.to are null): a changed object's part of
   // the unified report, made while they were at hand, when it was asked for.
   std::optional<std::string> unified;
@@ -101,6 +106,8 @@ struct ReportGroup {
 
   // Whether an object changes, or the next apply is blocked.
   bool Changed() const;
+  // Whether it changes and the baseline records every change (never when blocked).
+  bool Acknowledged() const;
   bool Checked() const { return errors.empty(); }
   bool Drifted() const { return next_apply && !next_apply->drift.empty(); }
 };
@@ -116,7 +123,13 @@ struct Report {
   // CheckMigration: TrainJobs that did not load (their problems are the inputs' errors); counted
   // among those that could not be checked.
   std::size_t not_loaded = 0;
+  bool with_baseline = false;  // --baseline: Acknowledge marked the changes the baseline records
 };
+
+// Whether the baseline records every change of `o`.
+inline bool Acknowledged(const ReportObject& o) {
+  return !o.acknowledged.empty() && std::all_of(o.acknowledged.begin(), o.acknowledged.end(), [](bool a) { return a; });
+}
 
 struct ReportSummary {
   std::size_t trainjobs = 0;  // --legacy only: TrainJobs checked (not affected ones included)
@@ -134,10 +147,13 @@ struct ReportSummary {
   std::size_t modified = 0;
   std::size_t added = 0;
   std::size_t removed = 0;
-  std::size_t fields = 0;   // field changes reported
-  std::size_t ignored = 0;  // field changes dropped by --ignore
+  std::size_t fields = 0;        // field changes reported
+  std::size_t ignored = 0;       // field changes dropped by --ignore
+  std::size_t acknowledged = 0;  // --baseline: changed TrainJobs wholly acknowledged (counted in changed_trainjobs)
+  std::size_t acknowledged_objects = 0;  // objects whose every change is acknowledged (counted in modified...)
 
-  bool Differs() const { return modified + added + removed > 0; }
+  // Whether anything changes that the baseline does not acknowledge.
+  bool Differs() const { return modified + added + removed > acknowledged_objects; }
 };
 
 ReportSummary Summarize(const Report& report);
@@ -181,6 +197,7 @@ std::optional<ReportFormat> ParseReportFormat(std::string_view name);
 struct ReportOptions {
   ReportFormat format = ReportFormat::kHuman;
   bool summary_only = false;  // --summary (human and json): the summary by runtime and the totals
+  bool verbose = false;       // -v (human): list the unchanged and not affected TrainJobs by name
   bool color = false;         // ANSI colours (human and unified only)
   std::size_t context = 3;    // unified: lines of context
 };

@@ -1,6 +1,7 @@
 #include "diff/report.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "diff/baseline.h"
 #include "diff/reasons.h"
 #include "diff/stream.h"
 #include "diff/unified.h"
@@ -435,7 +437,7 @@ TEST_CASE("the legacy comparison groups by TrainJob and names the reasons") {
   ReportOptions options;
 
   CHECK(FormatReport(report, options) ==
-        "jobs.yaml:12: TrainJob hpc/pi changes now\n"
+        "jobs.yaml:12: TrainJob hpc/pi on rt (ClusterTrainingRuntime) changes now\n"
         "  JobSet ns/job\n"
         "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
         "      rt:1 → app:2\n"
@@ -492,7 +494,9 @@ TEST_CASE("the legacy comparison prints the TrainJob, its runtime and its file P
   ReportOptions options;
   const std::string heading = R"(jobs\x1b]0;x\a.yaml:12: TrainJob hpc\xff/pi\n::error ::forged changes now)";
 
-  CHECK(FormatReport(report, options).starts_with(heading + "\n  JobSet ns/job\n"));
+  CHECK(FormatReport(report, options)
+            .starts_with(R"(jobs\x1b]0;x\a.yaml:12: TrainJob hpc\xff/pi\n::error ::forged on rt\u2029x )"
+                         "(ClusterTrainingRuntime) changes now\n  JobSet ns/job\n"));
   options.summary_only = true;
   CHECK(FormatReport(report, options) ==
         "Changed TrainJobs by runtime:\n"
@@ -637,8 +641,10 @@ TEST_CASE("the migration report counts each class, lists what could not be check
       "  rt (ClusterTrainingRuntime): 6 TrainJobs — MPI nodes now run the TrainJob image (3 now, 2 on resume, 1 after "
       "suspend and resume)\n"
       "\n"
-      "dump.yaml:1: TrainJob ml/job-0 changes on resume\n"));
-  CHECK(human.find("dump.yaml:21: TrainJob ml/job-2 changes after suspend and resume\n") != std::string::npos);
+      "dump.yaml:1: TrainJob ml/job-0 on rt (ClusterTrainingRuntime) changes on resume\n"));
+  CHECK(
+      human.find("dump.yaml:21: TrainJob ml/job-2 on rt (ClusterTrainingRuntime) changes after suspend and resume\n") !=
+      std::string::npos);
   CHECK(human.find(
             "dump.yaml:91: TrainJob ml/job-9: could not be checked\n"
             "  dump.yaml:95:11: TrainJob ml/job-9: spec.runtimeRef: ClusterTrainingRuntime \"gone\" not found\n") !=
@@ -687,7 +693,8 @@ TEST_CASE("the migration report counts each class, lists what could not be check
   // Five changed TrainJobs or fewer: no summary by runtime unless asked for.
   report.groups.erase(report.groups.begin());
   options.format = ReportFormat::kHuman;
-  CHECK(FormatReport(report, options).starts_with("dump.yaml:11: TrainJob ml/job-1 changes on resume\n"));
+  CHECK(FormatReport(report, options)
+            .starts_with("dump.yaml:11: TrainJob ml/job-1 on rt (ClusterTrainingRuntime) changes on resume\n"));
 }
 
 TEST_CASE("a changed multi-line string is shown as a line diff; a long one whole, with a note") {
@@ -815,7 +822,7 @@ TEST_CASE("the migration check keeps of each TrainJob its changed objects only, 
         "+            - image: app:2\n"
         "               name: node\n");
   CHECK(FormatReport(report, ReportOptions{}) ==
-        "jobs.yaml:9: TrainJob default/pi changes now\n"
+        "jobs.yaml:9: TrainJob default/pi on openmpi (ClusterTrainingRuntime) changes now\n"
         "  JobSet default/pi\n"
         "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
         "      mpi/worker:1 → app:2\n"
@@ -942,22 +949,24 @@ TEST_CASE("a blocked TrainJob's report gives the refusal and the fix; drift is l
 
   ReportOptions options;
   const std::string human = FormatReport(report, options);
-  CHECK(human.starts_with(
-      "dump.yaml:1: TrainJob ml/job-0: suspend blocked (the JobSet webhook would refuse the controller's suspend "
-      "apply: a suspend leaves the pods running)\n"
-      "  JobSet ns/job\n"
-      "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
-      "      rt:1 → app:2\n"
-      "      reason: MPI nodes now run the TrainJob image\n"
-      "      asks: ship sshd\n"));
+  CHECK(
+      human.starts_with("dump.yaml:1: TrainJob ml/job-0 on rt (ClusterTrainingRuntime): suspend blocked (the JobSet "
+                        "webhook would refuse the controller's suspend "
+                        "apply: a suspend leaves the pods running)\n"
+                        "  JobSet ns/job\n"
+                        "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
+                        "      rt:1 → app:2\n"
+                        "      reason: MPI nodes now run the TrainJob image\n"
+                        "      asks: ship sshd\n"));
   CHECK(human.find("  refused: spec.replicatedJobs: Invalid value: \"...\": field is immutable\n"
                    "  fix: delete JobSet ml/job-0 (the controller recreates it with the current behaviour; its pods "
                    "restart), or hold the upgrade for this TrainJob\n\n") != std::string::npos);
-  CHECK(human.find("dump.yaml:11: TrainJob ml/job-1: resume blocked (the JobSet webhook would refuse the "
+  CHECK(human.find("dump.yaml:11: TrainJob ml/job-1 on rt (ClusterTrainingRuntime): resume blocked (the JobSet webhook "
+                   "would refuse the "
                    "controller's resume apply: the TrainJob does not resume)\n") != std::string::npos);
   CHECK(human.find("  predicted from status: the inputs hold no JobSets (dump jobsets to confirm)\n") !=
         std::string::npos);
-  CHECK(human.find("dump.yaml:21: TrainJob ml/job-2 is unchanged\n"
+  CHECK(human.find("dump.yaml:21: TrainJob ml/job-2 on rt (ClusterTrainingRuntime) is unchanged\n"
                    "  drift: the live JobSet differs from what the legacy controller applies in 1 field (edited by "
                    "hand, or its runtime edited since it was made), apart from the change of the upgrade:\n"
                    "    a: 1 (live) → 2 (legacy apply)\n") != std::string::npos);
@@ -991,6 +1000,157 @@ TEST_CASE("a blocked TrainJob's report gives the refusal and the fix; drift is l
                   "                    \"legacyValue\": 2,\n                    \"liveValue\": 1\n") !=
         std::string::npos);
   CHECK(json.find("\"asks\": \"ship sshd\"") != std::string::npos);
+}
+
+}  // namespace trainer
+
+namespace trainer {
+
+namespace {
+
+// The diagnostics of parsing `text` as a baseline, one a line.
+std::string BaselineErrors(const std::string& text) {
+  static const std::string file = "b.yaml";
+  try {
+    Baseline::Parse(text, &file);
+  } catch (const Error& e) {
+    std::string out;
+    for (const Diagnostic& d : e.diagnostics()) out += d.Format() + "\n";
+    return out;
+  }
+  return "";
+}
+
+// job-0 blocked, job-1 and job-2 changing now, each its MPI nodes' image.
+struct BaselineFixture {
+  std::string file = "dump.yaml";
+  Runtime runtime = MakeRuntime({{"launcher", true, "rt:1"}, {"node", false, "rt:1"}}, true);
+  std::vector<Tree> legacy_objects = {JobSet({{"launcher", true, "app:2"}, {"node", false, "rt:1"}})};
+  std::vector<Tree> current_objects = {JobSet({{"launcher", true, "app:2"}, {"node", false, "app:2"}})};
+  std::vector<TrainJob> jobs = std::vector<TrainJob>(3);
+
+  Report MakeReport() {
+    Report report;
+    report.by_trainjob = true;
+    // In reverse order of names, which the baseline sorts.
+    for (std::size_t i = jobs.size(); i-- > 0;) {
+      jobs[i].metadata.namespace_ = "ml";
+      jobs[i].metadata.name = "job-" + std::to_string(i);
+      jobs[i].origin = Origin::Input(&file, static_cast<std::uint32_t>(10 * i + 1), 1);
+      report.groups.push_back(ChangedGroup(jobs[i], runtime, i == 0 ? Reach::kSuspendBlocked : Reach::kNow,
+                                           DiffObjects(legacy_objects, current_objects), ""));
+    }
+    return report;
+  }
+};
+
+constexpr const char* kBaselineHeader =
+    "# trainer diff --legacy --baseline: the changes of the upgrade reviewed and acknowledged.\n"
+    "# Written by --update-baseline; sorted.\n"
+    "version: 1\n";
+
+std::string Entry(const std::string& job, const std::string& value) {
+  return fmt::format(
+      "- trainJob: ml/{}\n"
+      "  object: JobSet/ns/job\n"
+      "  path: spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
+      "  newValue: {}\n",
+      job, value);
+}
+
+}  // namespace
+
+TEST_CASE("a baseline records every change of a report, blocked ones too, sorted, and reads back byte for byte") {
+  BaselineFixture f;
+  const Report report = f.MakeReport();
+  const std::string want = std::string(kBaselineHeader) + "changes:\n" + Entry("job-0", "app:2") +
+                           Entry("job-1", "app:2") + Entry("job-2", "app:2");
+  CHECK(Baseline::Of(report).Format() == want);
+  const std::string file = "b.yaml";
+  CHECK(Baseline::Parse(want, &file).Format() == want);
+  CHECK(Baseline::Of(Report{}).Format() == std::string(kBaselineHeader) + "changes: []\n");
+}
+
+TEST_CASE("a change the baseline records is acknowledged, unless its new value differs or its TrainJob is blocked") {
+  BaselineFixture f;
+  Report report = f.MakeReport();
+  const std::string file = "b.yaml";
+  const Baseline baseline = Baseline::Parse(std::string(kBaselineHeader) + "changes:\n" + Entry("job-0", "app:2") +
+                                                Entry("job-1", "app:2") + Entry("job-2", "app:1"),
+                                            &file);
+  Acknowledge(report, baseline);
+  // The groups are job-2, job-1, job-0.
+  CHECK_FALSE(report.groups[0].Acknowledged());
+  CHECK(report.groups[1].Acknowledged());
+  CHECK_FALSE(report.groups[2].Acknowledged());
+  CHECK(report.groups[2].objects[0].acknowledged.empty());
+  ReportSummary s = Summarize(report);
+  CHECK(s.acknowledged == 1);
+  CHECK(s.Differs());
+
+  const std::string human = FormatReport(report, ReportOptions{});
+  CHECK(human.find("dump.yaml:11: TrainJob ml/job-1 on rt (ClusterTrainingRuntime) changes now: acknowledged\n"
+                   "  JobSet ns/job\n"
+                   "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
+                   "      rt:1 → app:2\n"
+                   "      reason: MPI nodes now run the TrainJob image\n"
+                   "      source: input.yaml:26:22\n"
+                   "      acknowledged: in the baseline\n") != std::string::npos);
+  CHECK(human.find("dump.yaml:21: TrainJob ml/job-2 on rt (ClusterTrainingRuntime) changes now\n") !=
+        std::string::npos);
+  CHECK(human.ends_with(
+      "3 TrainJobs checked: 3 changed (1 suspend blocked, 2 now), 0 unchanged; 1 acknowledged by the baseline\n"));
+
+  ReportOptions brief;
+  brief.format = ReportFormat::kBrief;
+  CHECK(FormatReport(report, brief)
+            .find("dump.yaml:11: TrainJob ml/job-1 changes now: 1 field in 1 object (MPI nodes "
+                  "now run the TrainJob image); acknowledged\n") != std::string::npos);
+
+  // With job-2's value recorded too, only the blocked TrainJob is left: still a difference.
+  Acknowledge(report, Baseline::Of(report));
+  CHECK(Summarize(report).acknowledged == 2);
+  CHECK(Summarize(report).Differs());
+  report.groups.pop_back();
+  CHECK_FALSE(Summarize(report).Differs());
+}
+
+TEST_CASE("a TrainJob with some of its changes in the baseline says how many, and still differs") {
+  BaselineFixture f;
+  f.legacy_objects = {JobSet({{"launcher", true, "rt:1"}, {"node", false, "rt:1"}})};
+  Report report = f.MakeReport();
+  const std::string file = "b.yaml";
+  Acknowledge(report, Baseline::Parse(std::string(kBaselineHeader) + "changes:\n" + Entry("job-1", "app:2"), &file));
+  CHECK(report.groups[1].objects[0].acknowledged == std::vector<bool>{false, true});
+  CHECK_FALSE(report.groups[1].Acknowledged());
+  CHECK(Summarize(report).acknowledged == 0);
+  CHECK(Summarize(report).Differs());
+  CHECK(FormatReport(report, ReportOptions{})
+            .find("dump.yaml:11: TrainJob ml/job-1 on rt (ClusterTrainingRuntime) changes now (1 of 2 changes "
+                  "acknowledged)\n") != std::string::npos);
+  ReportOptions brief;
+  brief.format = ReportFormat::kBrief;
+  CHECK(FormatReport(report, brief)
+            .find("dump.yaml:11: TrainJob ml/job-1 changes now: 2 fields in 1 object (MPI "
+                  "nodes now run the TrainJob image); 1 of 2 changes acknowledged\n") != std::string::npos);
+}
+
+TEST_CASE("a malformed baseline is an error at its file, line and column") {
+  CHECK(BaselineErrors("") ==
+        "b.yaml:1:1: an empty baseline: expected \"version: 1\" and \"changes\" (--update-baseline writes one)\n");
+  CHECK(BaselineErrors("- a\n") == "b.yaml:1:1: expected a map with \"version\" and \"changes\", got array\n");
+  CHECK(BaselineErrors("version: 2\nchanges: []\n") ==
+        "b.yaml:1:10: version: unsupported baseline version (this trainer reads version 1; --update-baseline "
+        "rewrites the file)\n");
+  CHECK(BaselineErrors("version: 1\nchange: []\n") ==
+        "b.yaml:2:1: unknown field \"change\" (expected version and changes)\n"
+        "b.yaml:1:1: missing field \"changes\" (a list, [] when empty)\n");
+  CHECK(BaselineErrors("version: 1\nchanges:\n- trainJob: ml/a\n  object: JobSet/ml/a\n  pth: x\n- 3\n"
+                       "- {trainJob: ml/b, object: [], path: a}\n") ==
+        "b.yaml:5:3: changes[0]: unknown field \"pth\" (expected trainJob, object, path and newValue)\n"
+        "b.yaml:3:3: changes[0]: missing field \"path\"\n"
+        "b.yaml:6:3: changes[1]: expected a map, got integer\n"
+        "b.yaml:7:28: changes[2].object: expected a string, got array\n");
 }
 
 }  // namespace trainer

@@ -698,11 +698,11 @@ const Runtime& Inputs::Resolve(const TrainJob& job) const {
   std::string wanted = cluster ? fmt::format("{} \"{}\"", kind, ref.name)
                                : fmt::format("{} \"{}\" in namespace \"{}\"", kind, ref.name, job.metadata.namespace_);
   if (runtimes.empty()) {
-    const std::string get = cluster ? "clustertrainingruntimes" : "trainingruntimes -n " + job.metadata.namespace_;
-    throw Error(Diagnostic{at, subject, "spec.runtimeRef",
-                           fmt::format("{} not found; loaded runtimes: none (save the cluster's with `kubectl get {} "
-                                       "-o yaml > runtimes.yaml` and add `-r runtimes.yaml`)",
-                                       wanted, get)});
+    (cluster ? missed_runtimes.cluster : missed_runtimes.namespaced) = true;
+    const std::string hint =
+        hint_runtimes ? " (" + GetRuntimesHint({cluster, !cluster}, job.metadata.namespace_) + ")" : std::string();
+    throw Error(
+        Diagnostic{at, subject, "spec.runtimeRef", fmt::format("{} not found; loaded runtimes: none{}", wanted, hint)});
   }
   // The same name under the other kind: the runtimeRef's kind is likely wrong (it defaults to
   // ClusterTrainingRuntime when left out).
@@ -717,6 +717,16 @@ const Runtime& Inputs::Resolve(const TrainJob& job) const {
   if (runtimes.size() > kListed) loaded += fmt::format(" and {} more", runtimes.size() - kListed);
   throw Error(Diagnostic{at, subject, "spec.runtimeRef",
                          fmt::format("{} not found; loaded runtimes: {}{}", wanted, loaded, did_you_mean)});
+}
+
+std::string GetRuntimesHint(Inputs::MissedRuntimes missed, std::string_view ns) {
+  std::string resources = missed.cluster ? "clustertrainingruntimes" : "";
+  if (missed.namespaced) resources += missed.cluster ? ",trainingruntimes" : "trainingruntimes";
+  // -A (every namespace) is accepted for cluster-scoped resources too, as kubectl ignores it there.
+  std::string scope = !missed.namespaced ? "" : ns.empty() ? " -A" : fmt::format(" -n {}", ns);
+  return fmt::format(
+      "save the cluster's runtimes with `kubectl get {}{} -o yaml > runtimes.yaml` and add `-r runtimes.yaml`",
+      resources, scope);
 }
 
 }  // namespace trainer

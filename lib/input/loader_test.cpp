@@ -195,15 +195,37 @@ TEST_CASE("a runtime not found among no runtimes at all says how to get the clus
   Inputs inputs = Load(options, fs);
   inputs.Checkpoint();
   REQUIRE(inputs.jobs.size() == 2);
-  CHECK_THROWS_WITH(inputs.Resolve(inputs.jobs[0]),
-                    "job.yaml:4:8: TrainJob default/job: spec.runtimeRef: ClusterTrainingRuntime \"plain\" not found; "
-                    "loaded runtimes: none (save the cluster's with `kubectl get clustertrainingruntimes -o yaml > "
-                    "runtimes.yaml` and add `-r runtimes.yaml`)");
+  CHECK_THROWS_WITH(
+      inputs.Resolve(inputs.jobs[0]),
+      "job.yaml:4:8: TrainJob default/job: spec.runtimeRef: ClusterTrainingRuntime \"plain\" not found; "
+      "loaded runtimes: none (save the cluster's runtimes with `kubectl get clustertrainingruntimes -o yaml > "
+      "runtimes.yaml` and add `-r runtimes.yaml`)");
   CHECK_THROWS_WITH(
       inputs.Resolve(inputs.jobs[1]),
       "job.yaml:9:8: TrainJob team/j2: spec.runtimeRef: TrainingRuntime \"plain\" in namespace \"team\" "
-      "not found; loaded runtimes: none (save the cluster's with `kubectl get trainingruntimes -n team -o "
+      "not found; loaded runtimes: none (save the cluster's runtimes with `kubectl get trainingruntimes -n team -o "
       "yaml > runtimes.yaml` and add `-r runtimes.yaml`)");
+}
+
+TEST_CASE("without hint_runtimes a runtime not found among none is said short, and its kind is kept for one hint") {
+  testing::FakeFileSystem fs;
+  fs.files["job.yaml"] = std::string(kJob);
+  LoadOptions options;
+  options.paths = {"job.yaml"};
+  Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
+  inputs.hint_runtimes = false;
+  CHECK_THROWS_WITH(inputs.Resolve(inputs.jobs.at(0)),
+                    "job.yaml:4:8: TrainJob default/job: spec.runtimeRef: ClusterTrainingRuntime \"plain\" not found; "
+                    "loaded runtimes: none");
+  CHECK(inputs.missed_runtimes.cluster);
+  CHECK_FALSE(inputs.missed_runtimes.namespaced);
+  CHECK(GetRuntimesHint(inputs.missed_runtimes) ==
+        "save the cluster's runtimes with `kubectl get clustertrainingruntimes -o yaml > runtimes.yaml` and add `-r "
+        "runtimes.yaml`");
+  CHECK(GetRuntimesHint({true, true}) ==
+        "save the cluster's runtimes with `kubectl get clustertrainingruntimes,trainingruntimes -A -o yaml > "
+        "runtimes.yaml` and add `-r runtimes.yaml`");
 }
 
 TEST_CASE("a runtime not found lists the first five loaded runtimes in load order and counts the rest") {

@@ -279,6 +279,7 @@ int RunDiff(const DiffFlags& flags) {
     if (old_baseline_text) old_baseline = Baseline::Parse(*old_baseline_text, &flags.baseline);
   }
   Inputs inputs = Load(load, *fs);
+  inputs.hint_runtimes = false;  // said once, after every TrainJob's problems
   if (!flags.quiet) {
     for (const auto& notice : inputs.notices) std::cerr << "trainer: " << Printable(notice) << '\n';
   }
@@ -297,6 +298,9 @@ int RunDiff(const DiffFlags& flags) {
   for (const Diagnostic& warning : warnings) std::cerr << FormatWarning(warning) << '\n';
   std::vector<Diagnostic> errors = inputs.errors;
   for (const ReportGroup& group : report.groups) errors.insert(errors.end(), group.errors.begin(), group.errors.end());
+  if (inputs.missed_runtimes.cluster || inputs.missed_runtimes.namespaced) {
+    errors.push_back(Diagnostic{{}, "", "", "no runtime loaded: " + GetRuntimesHint(inputs.missed_runtimes)});
+  }
   // Nothing loaded that could be reported on (a missing or malformed input): the errors alone.
   if (report.groups.empty() && !errors.empty()) throw Error(std::move(errors));
   if (!flags.baseline.empty()) Acknowledge(report, old_baseline);

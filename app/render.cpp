@@ -51,6 +51,8 @@ struct RenderFlags {
   bool quiet = false;             // --quiet: the exit status says it all
   bool skip_non_trainer = false;  // --skip-non-trainer: see app/trainer_files.h
   std::string validate = "strict";
+  bool probe = false;        // --probe: see RenderRequest::probe
+  bool allow_empty = false;  // --allow-empty: see RenderRequest::allow_empty
 };
 
 void PrintSummary(const RenderResult& summary, bool quiet) {
@@ -76,6 +78,8 @@ RenderRequest MakeRequest(const RenderFlags& flags) {
   request.show_only = flags.show_only;
   request.explain = flags.explain;
   request.snapshots = flags.snapshots;
+  request.probe = flags.probe;
+  request.allow_empty = flags.allow_empty;
   if (flags.explain && request.format == RenderRequest::Format::kJson) throw Error("--explain works with -o yaml only");
   return request;
 }
@@ -155,6 +159,13 @@ void AddRenderOptions(CLI::App& command, RenderFlags& flags) {
                    "Print nothing but errors and warnings: the exit status tells whether every TrainJob renders");
   command.add_flag("--skip-non-trainer", flags.skip_non_trainer,
                    "Skip files that hold no Trainer object (other kinds, YAML that is no Kubernetes object) silently");
+  command.add_flag(
+      "--probe", flags.probe,
+      "Render each runtime of the inputs with a probe TrainJob (image trainer-probe:latest, nothing else), "
+      "as diff --legacy --runtimes-only does; TrainJobs in the inputs are not read");
+  command.add_flag("--allow-empty", flags.allow_empty,
+                   "Pass inputs that hold no TrainJob (with --probe: no runtime), which render nothing (an error "
+                   "otherwise)");
 }
 
 }  // namespace
@@ -185,11 +196,12 @@ RenderRequest ParseCaseArgs(const std::vector<std::string>& args) {
   // The render options that a comparison of renderings cannot take.
   static constexpr std::pair<const char*, const char*> kRefused[] = {
       {"--legacy", "must not be in args: trainer test renders every case both ways, into current.yaml and legacy.yaml"},
-      {"--generate-ssh-keys",
-       "cannot be used in a test case: its keys are random, no expected file can match them"},
+      {"--generate-ssh-keys", "cannot be used in a test case: its keys are random, no expected file can match them"},
       {"--output-dir", "cannot be used in a test case: the rendering is compared, not written"},
       {"--quiet", "cannot be used in a test case: the rendering is compared, so it must be printed"},
       {"--skip-non-trainer", "cannot be used in a test case: a case's files are its inputs, all of them"},
+      {"--probe", "cannot be used in a test case: a case renders its TrainJobs"},
+      {"--allow-empty", "cannot be used in a test case: a case renders its TrainJobs"},
   };
   for (const auto& [name, why] : kRefused) {
     if (command.count(name) > 0) throw Error(fmt::format("args: {} {}", name, why));

@@ -52,6 +52,9 @@ TEST_CASE("ParseCaseArgs rejects --legacy, random keys, stdin, unknown options a
   CHECK(problem({"-q"}) == "args: --quiet cannot be used in a test case: the rendering is compared, so it must be printed");
   CHECK(problem({"--skip-non-trainer"}) ==
         "args: --skip-non-trainer cannot be used in a test case: a case's files are its inputs, all of them");
+  CHECK(problem({"--probe"}) == "args: --probe cannot be used in a test case: a case renders its TrainJobs");
+  CHECK(problem({"--allow-empty"}) ==
+        "args: --allow-empty cannot be used in a test case: a case renders its TrainJobs");
   CHECK(problem({"--explain", "-o", "json"}) == "args: --explain works with -o yaml only");
 }
 

@@ -168,7 +168,8 @@ try trainer-render 0 "a TrainJob with its runtime renders" jobs/good.yaml runtim
 check "trainer-render: prints nothing when all is well" test -z "$(hook_output)"
 try trainer-render 0 "YAML without Trainer objects passes" values.yaml configmap.yaml charts/web/templates/configmap.yaml
 check "trainer-render: says nothing about YAML without Trainer objects" test -z "$(hook_output)"
-try trainer-render 0 "runtimes alone pass" runtimes/plain.yaml runtimes/mpi.yaml
+try trainer-render 0 "runtimes alone pass (--allow-empty)" runtimes/plain.yaml runtimes/mpi.yaml
+check "trainer-render: says nothing about runtimes alone" test -z "$(hook_output)"
 try trainer-render 1 "an unknown field fails" jobs/typo.yaml runtimes/plain.yaml values.yaml
 check "trainer-render: names the file, line and field" output_has 'jobs/typo.yaml:9:5: TrainJob default/typo: spec.trainer: unknown field "numNode"'
 try trainer-render 1 "a TrainJob whose runtime is not given fails" jobs/good.yaml

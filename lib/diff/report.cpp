@@ -7,7 +7,6 @@
 #include <unordered_set>
 
 #include "api/decode.h"
-#include "api/defaults.h"
 #include "diff/next_apply.h"
 #include "diff/reasons.h"
 #include "diff/unified.h"
@@ -1030,24 +1029,6 @@ Reach ClusterState::Classify(const TrainJob& job) const {
   std::optional<LiveJobSet> live = Live(job);
   if (!live) return Reach::kNow;
   return job.spec.suspend.value_or(false) || live->suspended ? Reach::kOnResume : Reach::kAfterSuspendAndResume;
-}
-
-TrainJob ProbeTrainJob(const Runtime& runtime) {
-  const bool cluster = runtime.kind == kClusterTrainingRuntimeKind;
-  Tree doc = Tree::Map();
-  doc.Set("apiVersion", Tree::String(kTrainerApiVersion));
-  doc.Set("kind", Tree::String(kTrainJobKind));
-  Tree& meta = doc.Set("metadata", Tree::Map());
-  meta.Set("name", Tree::String("probe"));
-  meta.Set("namespace",
-           Tree::String(cluster || runtime.metadata.namespace_.empty() ? "default" : runtime.metadata.namespace_));
-  Tree& spec = doc.Set("spec", Tree::Map());
-  Tree& ref = spec.Set("runtimeRef", Tree::Map());
-  ref.Set("name", Tree::String(runtime.metadata.name));
-  ref.Set("kind", Tree::String(runtime.kind));
-  spec.Set("trainer", Tree::Map()).Set("image", Tree::String("trainer-probe:latest"));
-  ApplyDefaults(doc, DefaultRule::Scope::kTrainJob);
-  return DecodeTrainJob(doc);
 }
 
 Report CheckMigration(const Inputs& inputs, const RenderOptions& options, const std::vector<IgnoreRule>& ignore,

@@ -179,11 +179,6 @@ Report CheckMigration(const Inputs& inputs, const RenderOptions& options, const 
                       std::vector<Diagnostic>* warnings, bool runtimes_only = false,
                       const ReportOptions* unified = nullptr);
 
-// The probe TrainJob of --runtimes-only for `runtime`: named probe, in the runtime's namespace (or
-// `default`), referring to it, with spec.trainer.image trainer-probe:latest and nothing else, as
-// the loader would have decoded and defaulted it.
-TrainJob ProbeTrainJob(const Runtime& runtime);
-
 // Compares two streams of objects; `from` and `to` must outlive the report.
 Report CompareStreams(const std::vector<Tree>& from, const std::vector<Tree>& to,
                       const std::vector<IgnoreRule>& ignore);

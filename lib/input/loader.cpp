@@ -692,11 +692,23 @@ const Runtime& Inputs::Resolve(const TrainJob& job) const {
   if (group != kTrainerGroup || (kind != kTrainingRuntimeKind && kind != kClusterTrainingRuntimeKind)) {
     throw Error(Diagnostic{at, subject, "spec.runtimeRef", fmt::format("unsupported runtime: {}.{}", kind, group)});
   }
+  const bool cluster = kind == kClusterTrainingRuntimeKind;
   std::string key = RuntimeKey(kind, job.metadata.namespace_, ref.name);
   if (auto it = runtime_index.find(key); it != runtime_index.end()) return runtimes[it->second];
-  std::string wanted = kind == kClusterTrainingRuntimeKind
-                           ? fmt::format("{} \"{}\"", kind, ref.name)
-                           : fmt::format("{} \"{}\" in namespace \"{}\"", kind, ref.name, job.metadata.namespace_);
+  std::string wanted = cluster ? fmt::format("{} \"{}\"", kind, ref.name)
+                               : fmt::format("{} \"{}\" in namespace \"{}\"", kind, ref.name, job.metadata.namespace_);
+  if (runtimes.empty()) {
+    (cluster ? missed_runtimes.cluster : missed_runtimes.namespaced) = true;
+    const std::string hint =
+        hint_runtimes ? " (" + GetRuntimesHint({cluster, !cluster}, job.metadata.namespace_) + ")" : std::string();
+    throw Error(
+        Diagnostic{at, subject, "spec.runtimeRef", fmt::format("{} not found; loaded runtimes: none{}", wanted, hint)});
+  }
+  // The same name under the other kind: the runtimeRef's kind is likely wrong (it defaults to
+  // ClusterTrainingRuntime when left out).
+  const char* other = cluster ? kTrainingRuntimeKind : kClusterTrainingRuntimeKind;
+  const bool other_found = runtime_index.count(RuntimeKey(other, job.metadata.namespace_, ref.name)) != 0;
+  const std::string did_you_mean = other_found ? fmt::format("; did you mean \"kind: {}\"?", other) : std::string();
   // The first few in load order, so that many missing runtimes among many loaded ones do not
   // print every name for each.
   constexpr std::size_t kListed = 5;
@@ -704,7 +716,17 @@ const Runtime& Inputs::Resolve(const TrainJob& job) const {
   for (std::size_t i = 0; i < runtimes.size() && i < kListed; ++i) loaded += (i ? ", " : "") + Subject(runtimes[i]);
   if (runtimes.size() > kListed) loaded += fmt::format(" and {} more", runtimes.size() - kListed);
   throw Error(Diagnostic{at, subject, "spec.runtimeRef",
-                         fmt::format("{} not found; loaded runtimes: {}", wanted, loaded.empty() ? "none" : loaded)});
+                         fmt::format("{} not found; loaded runtimes: {}{}", wanted, loaded, did_you_mean)});
+}
+
+std::string GetRuntimesHint(Inputs::MissedRuntimes missed, std::string_view ns) {
+  std::string resources = missed.cluster ? "clustertrainingruntimes" : "";
+  if (missed.namespaced) resources += missed.cluster ? ",trainingruntimes" : "trainingruntimes";
+  // -A (every namespace) is accepted for cluster-scoped resources too, as kubectl ignores it there.
+  std::string scope = !missed.namespaced ? "" : ns.empty() ? " -A" : fmt::format(" -n {}", ns);
+  return fmt::format(
+      "save the cluster's runtimes with `kubectl get {}{} -o yaml > runtimes.yaml` and add `-r runtimes.yaml`",
+      resources, scope);
 }
 
 }  // namespace trainer

@@ -106,12 +106,27 @@ struct Inputs {
   // one with a uid comes from a cluster, and its snapshot may come later in the input.
   bool SnapshotSettled(const TrainJob& job) const;
 
-  // The runtime a TrainJob refers to, as the controller looks it up. Throws Error.
+  // The runtime a TrainJob refers to, as the controller looks it up. Throws Error; one of a
+  // runtime not found among none loaded says how to get the cluster's (GetRuntimesHint), unless
+  // hint_runtimes is false, and marks the kind in missed_runtimes.
   const Runtime& Resolve(const TrainJob& job) const;
+  // diff --legacy says how to get the runtimes once, not for each TrainJob.
+  bool hint_runtimes = true;
+  // The kinds Resolve found no runtime of among none loaded.
+  struct MissedRuntimes {
+    bool cluster = false;
+    bool namespaced = false;
+  };
+  mutable MissedRuntimes missed_runtimes;
 
   // Throws an Error holding every problem in `errors`, if there is any.
   void Checkpoint() const;
 };
+
+// How to get the cluster's runtimes of the kinds `missed` names: "save the cluster's runtimes with `kubectl get
+// clustertrainingruntimes -o yaml > runtimes.yaml` and add `-r runtimes.yaml`"; TrainingRuntimes
+// of `ns`, or of every namespace when `ns` is empty.
+std::string GetRuntimesHint(Inputs::MissedRuntimes missed, std::string_view ns = {});
 
 // Takes each TrainJob as it loads, with the inputs read so far (the runtimes before it).
 using JobHandler = std::function<void(const Inputs& so_far, TrainJob& job)>;

@@ -159,11 +159,73 @@ TEST_CASE("runtime resolution follows the runtimeRef kind and the TrainJob names
   REQUIRE(inputs.jobs.size() == 4);
   CHECK(inputs.Resolve(inputs.jobs[0]).kind == "ClusterTrainingRuntime");
   CHECK(inputs.Resolve(inputs.jobs[1]).kind == "TrainingRuntime");
-  CHECK_THROWS_WITH(inputs.Resolve(inputs.jobs[2]),
-                    "jobs.yaml:14:8: TrainJob default/j3: spec.runtimeRef: TrainingRuntime \"plain\" in namespace \"default\" "
-                    "not found; loaded runtimes: ClusterTrainingRuntime plain, TrainingRuntime team/plain");
+  CHECK_THROWS_WITH(
+      inputs.Resolve(inputs.jobs[2]),
+      "jobs.yaml:14:8: TrainJob default/j3: spec.runtimeRef: TrainingRuntime \"plain\" in namespace \"default\" "
+      "not found; loaded runtimes: ClusterTrainingRuntime plain, TrainingRuntime team/plain; did you "
+      "mean \"kind: ClusterTrainingRuntime\"?");
   CHECK_THROWS_WITH(inputs.Resolve(inputs.jobs[3]),
                     "jobs.yaml:19:8: TrainJob default/j4: spec.runtimeRef: unsupported runtime: Deployment.apps");
+}
+
+TEST_CASE("a ClusterTrainingRuntime not found whose name a TrainingRuntime of the namespace has suggests its kind") {
+  testing::FakeFileSystem fs;
+  fs.files["rt.yaml"] =
+      "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainingRuntime\nmetadata: {name: plain}\n"
+      "spec: {template: {spec: {replicatedJobs: []}}}\n";
+  fs.files["job.yaml"] = std::string(kJob);
+  LoadOptions options;
+  options.paths = {"rt.yaml", "job.yaml"};
+  Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
+  REQUIRE(inputs.jobs.size() == 1);
+  CHECK_THROWS_WITH(inputs.Resolve(inputs.jobs[0]),
+                    "job.yaml:4:8: TrainJob default/job: spec.runtimeRef: ClusterTrainingRuntime \"plain\" not found; "
+                    "loaded runtimes: TrainingRuntime default/plain; did you mean \"kind: TrainingRuntime\"?");
+}
+
+TEST_CASE("a runtime not found among no runtimes at all says how to get the cluster's") {
+  testing::FakeFileSystem fs;
+  fs.files["job.yaml"] =
+      std::string(kJob) +
+      "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: j2, namespace: "
+      "team}\nspec: {runtimeRef: {name: plain, kind: TrainingRuntime}}\n";
+  LoadOptions options;
+  options.paths = {"job.yaml"};
+  Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
+  REQUIRE(inputs.jobs.size() == 2);
+  CHECK_THROWS_WITH(
+      inputs.Resolve(inputs.jobs[0]),
+      "job.yaml:4:8: TrainJob default/job: spec.runtimeRef: ClusterTrainingRuntime \"plain\" not found; "
+      "loaded runtimes: none (save the cluster's runtimes with `kubectl get clustertrainingruntimes -o yaml > "
+      "runtimes.yaml` and add `-r runtimes.yaml`)");
+  CHECK_THROWS_WITH(
+      inputs.Resolve(inputs.jobs[1]),
+      "job.yaml:9:8: TrainJob team/j2: spec.runtimeRef: TrainingRuntime \"plain\" in namespace \"team\" "
+      "not found; loaded runtimes: none (save the cluster's runtimes with `kubectl get trainingruntimes -n team -o "
+      "yaml > runtimes.yaml` and add `-r runtimes.yaml`)");
+}
+
+TEST_CASE("without hint_runtimes a runtime not found among none is said short, and its kind is kept for one hint") {
+  testing::FakeFileSystem fs;
+  fs.files["job.yaml"] = std::string(kJob);
+  LoadOptions options;
+  options.paths = {"job.yaml"};
+  Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
+  inputs.hint_runtimes = false;
+  CHECK_THROWS_WITH(inputs.Resolve(inputs.jobs.at(0)),
+                    "job.yaml:4:8: TrainJob default/job: spec.runtimeRef: ClusterTrainingRuntime \"plain\" not found; "
+                    "loaded runtimes: none");
+  CHECK(inputs.missed_runtimes.cluster);
+  CHECK_FALSE(inputs.missed_runtimes.namespaced);
+  CHECK(GetRuntimesHint(inputs.missed_runtimes) ==
+        "save the cluster's runtimes with `kubectl get clustertrainingruntimes -o yaml > runtimes.yaml` and add `-r "
+        "runtimes.yaml`");
+  CHECK(GetRuntimesHint({true, true}) ==
+        "save the cluster's runtimes with `kubectl get clustertrainingruntimes,trainingruntimes -A -o yaml > "
+        "runtimes.yaml` and add `-r runtimes.yaml`");
 }
 
 TEST_CASE("a runtime not found lists the first five loaded runtimes in load order and counts the rest") {

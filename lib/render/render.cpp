@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "api/decode.h"
+#include "api/defaults.h"
 #include "core/pipeline.h"
 #include "framework/framework.h"
 #include "plugins/registry.h"
@@ -427,6 +428,24 @@ std::optional<RenderedJob> EachJobRenderer::Render(const Inputs& inputs, const T
 
 void EachJobRenderer::Finish(const Inputs& inputs) { impl_->Finish(inputs); }
 
+TrainJob ProbeTrainJob(const Runtime& runtime) {
+  const bool cluster = runtime.kind == kClusterTrainingRuntimeKind;
+  Tree doc = Tree::Map();
+  doc.Set("apiVersion", Tree::String(kTrainerApiVersion));
+  doc.Set("kind", Tree::String(kTrainJobKind));
+  Tree& meta = doc.Set("metadata", Tree::Map());
+  meta.Set("name", Tree::String("probe"));
+  meta.Set("namespace",
+           Tree::String(cluster || runtime.metadata.namespace_.empty() ? "default" : runtime.metadata.namespace_));
+  Tree& spec = doc.Set("spec", Tree::Map());
+  Tree& ref = spec.Set("runtimeRef", Tree::Map());
+  ref.Set("name", Tree::String(runtime.metadata.name));
+  ref.Set("kind", Tree::String(runtime.kind));
+  spec.Set("trainer", Tree::Map()).Set("image", Tree::String("trainer-probe:latest"));
+  ApplyDefaults(doc, DefaultRule::Scope::kTrainJob);
+  return DecodeTrainJob(doc);
+}
+
 std::string UnmanagedNotice(const TrainJob& job) {
   std::string where =
       job.origin.HasPosition() ? fmt::format("{}:{}: ", Printable(*job.origin.file), job.origin.line) : "";
@@ -445,6 +464,18 @@ constexpr std::string_view kJsonListTail =
 // Its values besides the items: the List, its four keys and their values, and resourceVersion's
 // key and value.
 constexpr std::size_t kJsonListValues = 1 + 4 * 2 + 2;
+
+// Why an input that holds no TrainJob (with --probe: no runtime) is an error, as `diff --legacy`
+// says of one: a wrong path or an empty file would otherwise pass unseen.
+std::string NothingRendered(const Inputs& inputs, bool probe) {
+  constexpr std::string_view kAllow = "--allow-empty lets an input without TrainJobs pass";
+  if (probe) return fmt::format("no runtime in the inputs: --probe rendered nothing ({})", kAllow);
+  if (!inputs.runtimes.empty()) {
+    return fmt::format(
+        "no TrainJob in the inputs, only runtimes: --probe renders each runtime with a probe TrainJob ({})", kAllow);
+  }
+  return fmt::format("no TrainJob in the inputs: nothing rendered ({})", kAllow);
+}
 
 }  // namespace
 
@@ -539,9 +570,15 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
   std::unordered_map<std::string, const std::string*> rendered_first;
   LoadOptions load = request.load;
   load.names_in_file_names = files;
+  if (request.probe) {
+    load.runtime_paths.insert(load.runtime_paths.begin(), load.paths.begin(), load.paths.end());
+    load.paths.clear();
+  }
+  std::size_t rendered = 0;  // the TrainJobs (or probes) rendered or judged
   Inputs inputs;
   try {
     inputs = Load(load, fs, [&](const Inputs& so_far, TrainJob& job) {
+      ++rendered;
       if (waiting.empty() && ReadyToRender(so_far, job)) {
         if (so_far.FindSnapshot(job) == nullptr) {
           rendered_first.emplace(job.metadata.namespace_ + "/" + job.metadata.name, job.origin.file);
@@ -553,6 +590,14 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
     });
     for (const TrainJob& job : waiting) {
       if (inputs.malformed_files.count(job.origin.file) == 0) renderer.Render(inputs, job);
+    }
+    if (request.probe) {
+      for (const Runtime& runtime : inputs.runtimes) {
+        TrainJob probe = ProbeTrainJob(runtime);
+        probe.origin = runtime.origin;  // named in # Source: comments and warnings by the runtime's file
+        renderer.Render(inputs, probe);
+        ++rendered;
+      }
     }
   } catch (const OutputLimitCrossed& crossed) {
     throw crossed.error;
@@ -569,6 +614,7 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
     inputs.errors.insert(inputs.errors.end(), e.diagnostics().begin(), e.diagnostics().end());
   }
   if (!inputs.errors.empty()) throw Error(std::move(inputs.errors));
+  if (rendered == 0 && !request.allow_empty) throw Error(NothingRendered(inputs, request.probe));
   std::vector<Diagnostic> warnings = std::move(inputs.warnings);
   warnings.insert(warnings.end(), render_warnings.begin(), render_warnings.end());
   std::vector<Diagnostic> errors;

@@ -26,6 +26,12 @@ struct RenderRequest {
   // Print each TrainJob's runtime snapshot ConfigMap first among its objects, unless the input
   // holds it.
   bool snapshots = false;
+  // Render each runtime of the inputs with its ProbeTrainJob: the inputs are read as runtimes
+  // only (-r), so that the TrainJobs in them are not read.
+  bool probe = false;
+  // An input that holds no TrainJob (with probe: no runtime) renders nothing, which is an error
+  // unless this is set.
+  bool allow_empty = false;
 };
 
 // Takes the rendered output piece by piece, in order, while TrainJobs render one at a time. Nothing
@@ -124,9 +130,15 @@ std::string SourceComment(const TrainJob& job, const Runtime& runtime, const Run
 // "set by JobSet"; a runtime from `snapshot` as "ClusterTrainingRuntime in ConfigMap ns/name dump.yaml:40".
 Explain OriginExplainer(const TrainJob& job, const Runtime& runtime, const RuntimeSnapshot* snapshot = nullptr);
 
+// The probe TrainJob of `render --probe` and `diff --legacy --runtimes-only` for `runtime`: named
+// probe, in the runtime's namespace (or `default`), referring to it, with spec.trainer.image
+// trainer-probe:latest and nothing else, as the loader would have decoded and defaulted it.
+TrainJob ProbeTrainJob(const Runtime& runtime);
+
 // Loads, renders the TrainJobs one at a time, and hands the formatted objects to `sink` as they
 // render, so that memory does not grow with the number of TrainJobs. All or nothing: throws Error
-// holding every problem of every TrainJob (and of --show-only), and then `sink` must be dropped.
+// holding every problem of every TrainJob (and of --show-only, and of an input that renders nothing
+// without allow_empty), and then `sink` must be dropped.
 RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& sink);
 
 }  // namespace trainer

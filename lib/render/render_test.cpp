@@ -436,4 +436,56 @@ TEST_CASE("render points a JobSet webhook refusal of a runtime's value at that v
         "character or '_'");
 }
 
+namespace {
+
+constexpr const char* kPlainRuntime =
+    "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {name: plain}\n"
+    "spec: {template: {spec: {replicatedJobs: [{name: node, template: {metadata: {labels: "
+    "{trainer.kubeflow.org/trainjob-ancestor-step: trainer}}, spec: {template: {spec: {containers: [{name: node, "
+    "image: python}]}}}}}]}}}\n";
+
+}  // namespace
+
+TEST_CASE("an input without TrainJobs is an error that suggests --probe when it holds runtimes, unless allow_empty") {
+  testing::FakeFileSystem fs;
+  fs.files["rt.yaml"] = kPlainRuntime;
+  fs.files["empty.yaml"] = "";
+  StringSink sink;
+  CHECK_THROWS_WITH(RenderTo(Request("rt.yaml", ValidationMode::kStrict), fs, sink),
+                    "no TrainJob in the inputs, only runtimes: --probe renders each runtime with a probe TrainJob "
+                    "(--allow-empty lets an input without TrainJobs pass)");
+  CHECK_THROWS_WITH(RenderTo(Request("empty.yaml", ValidationMode::kStrict), fs, sink),
+                    "no TrainJob in the inputs: nothing rendered (--allow-empty lets an input without TrainJobs pass)");
+  RenderRequest probe = Request("empty.yaml", ValidationMode::kStrict);
+  probe.probe = true;
+  CHECK_THROWS_WITH(RenderTo(probe, fs, sink),
+                    "no runtime in the inputs: --probe rendered nothing (--allow-empty lets an input without "
+                    "TrainJobs pass)");
+  for (const char* path : {"rt.yaml", "empty.yaml"}) {
+    RenderRequest allowed = Request(path, ValidationMode::kStrict);
+    allowed.allow_empty = true;
+    StringSink empty;
+    CHECK(RenderTo(allowed, fs, empty).warnings.empty());
+    CHECK(empty.text().empty());
+  }
+}
+
+TEST_CASE("--probe renders each runtime with the probe TrainJob, named by the runtime's file, and reads no TrainJob") {
+  testing::FakeFileSystem fs;
+  fs.files["rt.yaml"] = std::string(kPlainRuntime) +
+                        "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: job}\n"
+                        "spec: {runtimeRef: {name: missing}}\n";
+  RenderRequest request = Request("rt.yaml", ValidationMode::kStrict);
+  request.probe = true;
+  request.show_only = {"JobSet"};
+  StringSink sink;
+  RenderTo(request, fs, sink);
+  const std::string text = sink.text();
+  CHECK(text.rfind("---\n# Source: rt.yaml: TrainJob default/probe -> ClusterTrainingRuntime/plain\n"
+                   "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n  name: probe\n",
+                   0) == 0);
+  CHECK(text.find("image: trainer-probe:latest") != std::string::npos);
+  CHECK(text.find("# Source:", 5) == std::string::npos);  // one JobSet: the TrainJob was not read
+}
+
 }  // namespace trainer

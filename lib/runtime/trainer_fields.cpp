@@ -59,10 +59,14 @@ std::vector<Diagnostic> UnreceivedTrainerFields(const TrainJob& job, const Runti
   std::vector<Diagnostic> warnings;
   if (!job.spec.trainer) return warnings;
   const TrainerSpec& trainer = *job.spec.trainer;
-  const bool launcher_as_node = runtime.spec.ml_policy && runtime.spec.ml_policy->mpi &&
-                                runtime.spec.ml_policy->mpi->run_launcher_as_node.value_or(false);
+  const MLPolicy* ml = runtime.spec.ml_policy ? &*runtime.spec.ml_policy : nullptr;
+  const bool mpi = ml && ml->mpi;
+  const bool flux = ml && ml->flux;
+  const bool launcher_as_node = mpi && ml->mpi->run_launcher_as_node.value_or(false);
+  bool trainer_job = false;   // a trainer-ancestor job, which takes numNodes as its count
   bool trainer_node = false;  // a trainer-ancestor job with a node container
   bool env_node = false;      // where env goes besides: the MPI node job, when the launcher is a node
+  bool node_job = false;      // a job named "node", whose count MPI sets from numNodes
   std::string detail;         // the first likely cause: a misspelt label, a container otherwise named
   const Tree* rjobs = runtime.spec.template_.spec.IsMap() ? runtime.spec.template_.spec.Find("replicatedJobs") : nullptr;
   if (rjobs && rjobs->IsList()) {
@@ -74,6 +78,7 @@ std::vector<Diagnostic> UnreceivedTrainerFields(const TrainJob& job, const Runti
       const bool has_node = std::find(containers.begin(), containers.end(), kNode) != containers.end();
       const std::string_view expected[] = {kAncestorTrainer};
       if (ancestor && *ancestor == kAncestorTrainer) {
+        trainer_job = true;
         trainer_node = trainer_node || has_node;
         if (!has_node && detail.empty()) {
           std::string names;
@@ -86,23 +91,41 @@ std::vector<Diagnostic> UnreceivedTrainerFields(const TrainJob& job, const Runti
                              kAncestorTrainer);
       }
       if (launcher_as_node && name == kNode && has_node) env_node = true;
+      if (name == kNode) node_job = true;
     }
   }
-  if (trainer_node) return warnings;
   const std::string subject = Subject(job);
-  const std::string runtime_name = Subject(runtime);
-  auto warn = [&](const char* field) {
-    const Origin at = job.positions.Find(field);
-    warnings.push_back(Diagnostic{
-        at.HasPosition() ? at : job.origin, subject, field,
-        fmt::format("no container receives it, and the controller drops it: {} has no replicatedJob labelled {}: {} "
-                    "with a \"{}\" container{}",
-                    runtime_name, kLabelTrainJobAncestor, kAncestorTrainer, kNode, detail)});
+  auto at = [&](const char* field) {
+    const Origin where = job.positions.Find(field);
+    return where.HasPosition() ? where : job.origin;
   };
-  if (trainer.image) warn("spec.trainer.image");
-  if (trainer.command) warn("spec.trainer.command");
-  if (trainer.args) warn("spec.trainer.args");
-  if (!trainer.env.empty() && !env_node) warn("spec.trainer.env");
+  // numNodes 0 is valid, and the controller makes a Job of no pods of it (MPI under
+  // runLauncherAsNode keeps one node, and the launcher runs either way).
+  const bool counted = flux || (mpi ? node_job : trainer_job);
+  if (trainer.num_nodes == 0 && counted && !launcher_as_node) {
+    warnings.push_back(Diagnostic{at("spec.trainer.numNodes"), subject, "spec.trainer.numNodes",
+                                  mpi ? "is 0, which is valid: the controller starts the MPI launcher and no node pods"
+                                      : "is 0, which is valid: the controller starts no training pods"});
+  }
+  if (trainer_node) return warnings;
+  const std::string runtime_name = Subject(runtime);
+  auto warn = [&](const char* field, std::string_view receiver, std::string_view holder) {
+    warnings.push_back(Diagnostic{
+        at(field), subject, field,
+        fmt::format("no {} receives it, and the controller drops it: {} has no replicatedJob labelled {}: {}{}{}",
+                    receiver, runtime_name, kLabelTrainJobAncestor, kAncestorTrainer, holder, detail)});
+  };
+  const std::string with_node = fmt::format(" with a \"{}\" container", kNode);
+  auto dropped = [&](const char* field) { warn(field, "container", with_node); };
+  if (trainer.image) dropped("spec.trainer.image");
+  if (trainer.command) dropped("spec.trainer.command");
+  if (trainer.args) dropped("spec.trainer.args");
+  if (!trainer.env.empty() && !env_node) dropped("spec.trainer.env");
+  // MPI counts its "node" job and settles its slots whatever the labels say; Flux writes all three
+  // into its entrypoint.
+  if (trainer.num_nodes && !counted) warn("spec.trainer.numNodes", "replicatedJob", "");
+  if (trainer.num_proc_per_node && !mpi && !flux) dropped("spec.trainer.numProcPerNode");
+  if (trainer.resources_per_node && !mpi && !flux) dropped("spec.trainer.resourcesPerNode");
   return warnings;
 }
 

@@ -61,7 +61,6 @@ TEST_CASE("spec.trainer fields no container receives draw a warning each, naming
 
 TEST_CASE("no warning when a container receives the fields, or the TrainJob sets none of them") {
   CHECK(Warnings(Job("trainer", "node"), "{image: i, command: [c], args: [a], env: [{name: A, value: b}]}").empty());
-  CHECK(Warnings(Job("trainers", "node"), "{numNodes: 2}").empty());
   // A runtime patch that labels the job makes it the trainer's.
   CHECK(Warnings(Job("trainers", "node"), "{image: i}",
                  "  runtimePatches: [{manager: acme.io/m, trainingRuntimeSpec: {template: {spec: {replicatedJobs: "
@@ -71,6 +70,48 @@ TEST_CASE("no warning when a container receives the fields, or the TrainJob sets
   CHECK(Warnings(Job("launcher", "node"), "{env: [{name: A, value: b}]}", "",
                  "  mlPolicy: {mpi: {runLauncherAsNode: true}}\n")
             .empty());
+}
+
+TEST_CASE("numNodes, numProcPerNode and resourcesPerNode no job receives draw a warning each") {
+  const std::string node_job =
+      "no replicatedJob receives it, and the controller drops it: ClusterTrainingRuntime rt "
+      "has no replicatedJob labelled trainer.kubeflow.org/trainjob-ancestor-step: trainer";
+  CHECK(
+      Warnings(Job("trainers", "node"), "{numNodes: 2, numProcPerNode: 4, resourcesPerNode: {limits: {cpu: 2}}}") ==
+      std::vector<std::string>{"in.yaml:14:13: TrainJob ns/j: spec.trainer.numNodes: " + node_job + kTrainers,
+                               "in.yaml:14:26: TrainJob ns/j: spec.trainer.numProcPerNode: " + kDropped + kTrainers,
+                               "in.yaml:14:45: TrainJob ns/j: spec.trainer.resourcesPerNode: " + kDropped + kTrainers});
+  // A trainer job without a node container still takes numNodes as its count.
+  CHECK(Warnings(Job("trainer", "worker"), "{numNodes: 2, numProcPerNode: 4}") ==
+        std::vector<std::string>{"in.yaml:14:26: TrainJob ns/j: spec.trainer.numProcPerNode: " + kDropped +
+                                 "; its trainer job \"node\" has no container named \"node\" (containers \"worker\")"});
+}
+
+TEST_CASE("MPI and Flux take numNodes, numProcPerNode and resourcesPerNode without a trainer job") {
+  const std::string fields = "{numNodes: 2, numProcPerNode: 4, resourcesPerNode: {limits: {cpu: 2}}}";
+  // MPI counts the job named node and writes the slots into the hostfile.
+  CHECK(Warnings(Job("launcher", "node"), fields, "", "  mlPolicy: {mpi: {}}\n").empty());
+  // Flux writes all three into its entrypoint.
+  CHECK(Warnings(Job("trainers", "node"), fields, "", "  mlPolicy: {flux: {}}\n").empty());
+  // Without a job named node, MPI counts none.
+  CHECK(Warnings("[{name: worker}]", "{numNodes: 2}", "", "  mlPolicy: {mpi: {}}\n") ==
+        std::vector<std::string>{
+            "in.yaml:15:13: TrainJob ns/j: spec.trainer.numNodes: no replicatedJob receives it, and the controller "
+            "drops it: ClusterTrainingRuntime rt has no replicatedJob labelled "
+            "trainer.kubeflow.org/trainjob-ancestor-step: trainer"});
+}
+
+TEST_CASE("numNodes 0 draws a warning that no training pods run") {
+  CHECK(Warnings(Job("trainer", "node"), "{numNodes: 0}") ==
+        std::vector<std::string>{"in.yaml:14:13: TrainJob ns/j: spec.trainer.numNodes: is 0, which is valid: the "
+                                 "controller starts no training pods"});
+  CHECK(Warnings(Job("launcher", "node"), "{numNodes: 0}", "", "  mlPolicy: {mpi: {}}\n") ==
+        std::vector<std::string>{"in.yaml:15:13: TrainJob ns/j: spec.trainer.numNodes: is 0, which is valid: the "
+                                 "controller starts the MPI launcher and no node pods"});
+  // Under runLauncherAsNode, MPI keeps one node.
+  CHECK(
+      Warnings(Job("launcher", "node"), "{numNodes: 0}", "", "  mlPolicy: {mpi: {runLauncherAsNode: true}}\n").empty());
+  CHECK(Warnings(Job("trainer", "node"), "{numNodes: 1}").empty());
 }
 
 }  // namespace

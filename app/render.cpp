@@ -119,6 +119,7 @@ void AddRenderOptions(CLI::App& command, RenderFlags& flags) {
   command.add_option("PATH", flags.paths,
                      "TrainJob and runtime files or directories (*.yaml, *.yml, *.json, recursively); - for stdin")
       ->type_name("PATH");
+  AddRecursiveFlag(command);
   command.add_option("-f,--filename", flags.filenames, "An input as PATH is, as kubectl takes them (repeatable)")
       ->allow_extra_args(false)
       ->type_name("PATH");

@@ -16,6 +16,8 @@ check "cmake --install succeeds (exit $rc)" test "$rc" -eq 0
 [[ $rc -eq 0 ]] || sed 's/^/  | /' "$tmp/install.log"
 
 check "bin/trainer is executable" test -x "$prefix/bin/trainer"
+check "bin/trainer is stripped of its debug information and symbols" \
+  test -z "$(readelf -S --wide "$prefix/bin/trainer" | grep -E ' \.(debug_[a-z]+|symtab) ')"
 for pair in man/trainer.1:share/man/man1/trainer.1 \
   completions/trainer.bash:share/bash-completion/completions/trainer \
   completions/_trainer:share/zsh/site-functions/_trainer \

@@ -20,6 +20,15 @@ Run SetupDiff(CLI::App& command);
 Run SetupPlugins(CLI::App& command);
 Run SetupTest(CLI::App& command);
 
+// -R/--recursive, as kubectl users type it: accepted and changing nothing, as trainer always reads
+// directories recursively.
+inline void AddRecursiveFlag(CLI::App& command) {
+  command.add_flag("-R,--recursive")
+      ->description(
+          "Accepted as kubectl takes it: directories are always read recursively, where kubectl reads only their top "
+          "level without -R");
+}
+
 // A golden case's `args`, read with `trainer render`'s option table into what they ask to render.
 // Throws Error ("args: ...") for what a case cannot use: options that are not render's, stdin,
 // --legacy (both renderings are always made), --generate-ssh-keys (random), --output-dir, --quiet

@@ -30,7 +30,7 @@ constexpr int kNoDifferences = 0;
 constexpr int kDifferences = 1;
 constexpr const char* kPathHelp =
     "With --legacy: TrainJob and runtime files or directories, as for render. Without: FROM and TO, rendered objects "
-    "(files, or directories of which every file is read); - for stdin";
+    "(files, or directories of which every file is read, recursively); - for stdin";
 // More context than any rendered object has lines.
 constexpr int kMaxContext = 1'000'000;
 
@@ -327,6 +327,7 @@ int RunDiff(const DiffFlags& flags) {
 Run SetupDiff(CLI::App& command) {
   auto flags = std::make_shared<DiffFlags>();
   command.add_option("PATH", flags->paths, kPathHelp)->type_name("PATH");
+  AddRecursiveFlag(command);
   CLI::Option* filename = command.add_option("-f,--filename", flags->filenames,
                                              "--legacy: an input as PATH is, as kubectl takes them (repeatable)");
   filename->allow_extra_args(false)->type_name("PATH");

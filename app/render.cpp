@@ -74,13 +74,18 @@ RenderRequest MakeRequest(const RenderFlags& flags) {
   request.render.generate_ssh_keys = flags.generate_ssh_keys;
   request.render.flux_templates_dir = flags.flux_templates;
   request.load.validate = request.render.validate = *ParseValidationMode(flags.validate);
-  request.format = flags.output == "json" ? RenderRequest::Format::kJson : RenderRequest::Format::kYaml;
+  request.format = flags.output == "json"   ? RenderRequest::Format::kJson
+                   : flags.output == "name" ? RenderRequest::Format::kName
+                                            : RenderRequest::Format::kYaml;
   request.show_only = flags.show_only;
   request.explain = flags.explain;
   request.snapshots = flags.snapshots;
   request.probe = flags.probe;
   request.allow_empty = flags.allow_empty;
-  if (flags.explain && request.format == RenderRequest::Format::kJson) throw Error("--explain works with -o yaml only");
+  if (flags.explain && request.format != RenderRequest::Format::kYaml) throw Error("--explain works with -o yaml only");
+  if (!flags.output_dir.empty() && request.format == RenderRequest::Format::kName) {
+    throw Error("--output-dir writes -o yaml or -o json files, not -o name");
+  }
   return request;
 }
 
@@ -118,6 +123,7 @@ void AddRenderOptions(CLI::App& command, RenderFlags& flags) {
   command.add_option("PATH", flags.paths,
                      "TrainJob and runtime files or directories (*.yaml, *.yml, *.json, recursively); - for stdin")
       ->type_name("PATH");
+  AddRecursiveFlag(command);
   command.add_option("-f,--filename", flags.filenames, "An input as PATH is, as kubectl takes them (repeatable)")
       ->allow_extra_args(false)
       ->type_name("PATH");
@@ -129,7 +135,7 @@ void AddRenderOptions(CLI::App& command, RenderFlags& flags) {
   ns->capture_default_str()->type_name("NAME");
   flags.namespace_option = ns;
   command.add_option("-o,--output", flags.output, "Output format")
-      ->check(CLI::IsMember({"yaml", "json"}))
+      ->check(CLI::IsMember({"yaml", "json", "name"}))
       ->capture_default_str()
       ->type_name("FORMAT");
   command.add_option("-s,--show-only", flags.show_only, "Print only objects of this KIND or KIND/NAME (repeatable)")
@@ -206,6 +212,7 @@ RenderRequest ParseCaseArgs(const std::vector<std::string>& args) {
   for (const auto& [name, why] : kRefused) {
     if (command.count(name) > 0) throw Error(fmt::format("args: {} {}", name, why));
   }
+  if (flags.output == "name") throw Error("args: -o name cannot be used in a test case: the objects are compared");
   try {
     return MakeRequest(flags);
   } catch (const Error& e) {

@@ -46,7 +46,8 @@ TEST_CASE("ParseCaseArgs rejects --legacy, random keys, stdin, unknown options a
   CHECK(problem({"-"}) == "args: - (standard input) cannot be used in a test case");
   CHECK(problem({"--verbose"}) == "args: unknown option --verbose");
   // What `trainer render` says of the same arguments.
-  CHECK(problem({"-o", "xml"}) == "args: --output: xml not in {yaml,json}");
+  CHECK(problem({"-o", "xml"}) == "args: --output: xml not in {yaml,json,name}");
+  CHECK(problem({"-o", "name"}) == "args: -o name cannot be used in a test case: the objects are compared");
   CHECK(problem({"--validate", "loose"}) == "args: --validate: loose not in {strict,warn,ignore,true,false}");
   CHECK(problem({"a.yaml", "-r"}) == "args: --runtime: 1 required PATH missing");
   CHECK(problem({"-q"}) == "args: --quiet cannot be used in a test case: the rendering is compared, so it must be printed");
@@ -56,6 +57,8 @@ TEST_CASE("ParseCaseArgs rejects --legacy, random keys, stdin, unknown options a
   CHECK(problem({"--allow-empty"}) ==
         "args: --allow-empty cannot be used in a test case: a case renders its TrainJobs");
   CHECK(problem({"--explain", "-o", "json"}) == "args: --explain works with -o yaml only");
+  CHECK(problem({"--explain", "-o", "name"}) ==
+        "args: -o name cannot be used in a test case: the objects are compared");
 }
 
 }  // namespace trainer::app

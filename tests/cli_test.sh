@@ -202,6 +202,25 @@ check "a case's args paths are relative to the case folder: its suite passes fro
   test "$rc" -eq 0
 [[ $rc -eq 0 ]] || sed 's/^/  | /' "$tmp/out"
 
+# A new case gets legacy.yaml only where the rendering with --legacy differs (MPI's nodes take the
+# TrainJob image there); one that has become the same as current.yaml is obsolete, and --update
+# removes it.
+mkdir -p "$tmp/suite/plain" "$tmp/suite/mpi"
+cp testdata/02-plainml-numnodes-from-runtime/input.yaml "$tmp/suite/plain/"
+cp testdata/40-mpi-launcher-and-nodes/input.yaml "$tmp/suite/mpi/"
+run test "$tmp/suite"
+check "trainer test records a new case (exit $rc)" test "$rc" -eq 0 -a -f "$tmp/suite/plain/current.yaml"
+check "... without a legacy.yaml where the rendering with --legacy is the same" test ! -e "$tmp/suite/plain/legacy.yaml"
+check "... with legacy.yaml where it differs" grep -q 'image: registry.example.com/mpi/worker:1' "$tmp/suite/mpi/legacy.yaml"
+run test --check "$tmp/suite"
+check "... and the recorded suite passes --check (exit $rc)" test "$rc" -eq 0
+cp "$tmp/suite/plain/current.yaml" "$tmp/suite/plain/legacy.yaml"
+run test --check "$tmp/suite"
+check "a legacy.yaml the same as current.yaml fails --check (exit $rc)" test "$rc" -eq 1
+check "... saying it is obsolete" grep -qF 'obsolete legacy.yaml: the rendering with --legacy is the same as without, which current.yaml holds' <<<"$out"
+run test --update "$tmp/suite"
+check "... and --update removes it (exit $rc)" test "$rc" -eq 0 -a ! -e "$tmp/suite/plain/legacy.yaml" -a -f "$tmp/suite/mpi/legacy.yaml"
+
 version=$(sed -n 's/^project(trainer VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 run version
 check "trainer version prints the version of CMake's project() first" test "$rc" -eq 0 -a "$(head -n 1 <<<"$out")" = "trainer $version"

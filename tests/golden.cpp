@@ -81,7 +81,6 @@ int RunGoldenCase(const std::string& case_dir, const std::string& plugin_order) 
   SuiteOptions options;
   options.parse_args = app::ParseCaseArgs;
   options.exact = true;
-  options.legacy_defaults_to_current = true;
   options.plugin_order = plugin_order;
   auto files = NewRealFileSystem();
   CaseResult result = RunCase(case_dir, update ? SuiteMode::kUpdate : SuiteMode::kCheck, *files, options);
@@ -105,7 +104,6 @@ int RunGoldenCase(const std::string& case_dir, const std::string& plugin_order) 
 int RunCheckSuite(const std::vector<std::string>& dirs) {
   SuiteOptions options;
   options.parse_args = app::ParseCaseArgs;
-  options.legacy_defaults_to_current = true;
   auto files = NewRealFileSystem();
   try {
     SuiteResult result = RunSuite(FindCases(dirs), SuiteMode::kCheck, *files, options);

@@ -21,8 +21,7 @@ inline constexpr int kSkipped = 77;
 // it does, and then it must change (so the note stays true).
 int RunGoldenCase(const std::string& case_dir, const std::string& plugin_order);
 
-// `trainer test --check DIR...` in-process, with legacy.yaml optional as in testdata/
-// (SuiteOptions::legacy_defaults_to_current): the semantic comparison users' suites get.
+// `trainer test --check DIR...` in-process: the semantic comparison users' suites get.
 int RunCheckSuite(const std::vector<std::string>& dirs);
 
 // Runs one command case: a folder under tests/cases/ holding `cmd` (the arguments after `trainer`,

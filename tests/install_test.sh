@@ -16,6 +16,8 @@ check "cmake --install succeeds (exit $rc)" test "$rc" -eq 0
 [[ $rc -eq 0 ]] || sed 's/^/  | /' "$tmp/install.log"
 
 check "bin/trainer is executable" test -x "$prefix/bin/trainer"
+check "bin/trainer is stripped of its debug information and symbols" \
+  test -z "$(readelf -S --wide "$prefix/bin/trainer" | grep -E ' \.(debug_[a-z]+|symtab) ')"
 for pair in man/trainer.1:share/man/man1/trainer.1 \
   completions/trainer.bash:share/bash-completion/completions/trainer \
   completions/_trainer:share/zsh/site-functions/_trainer \
@@ -34,6 +36,14 @@ check "kubectl trainer render --out<TAB> completes its options" test "$(complete
 check "kubectl trainer diff --legacy --ru<TAB> completes its options" \
   test "$(complete diff --legacy --ru)" = "--runtime --runtimes-only :4 "
 check "kubectl trainer render jo<TAB> leaves file names to the shell" test "$(complete render jo)" = ":0 "
+check "kubectl trainer render -o <TAB> completes the formats" test "$(complete render -o '')" = "yaml json name :4 "
+check "kubectl trainer render --output j<TAB> completes json" test "$(complete render jobs.yaml --output j)" = "json :4 "
+check "kubectl trainer diff --color <TAB> completes when" test "$(complete diff --color '')" = "auto always never :4 "
+check "kubectl trainer render -r <TAB> leaves file names to the shell" test "$(complete render -r '')" = ":0 "
+check "kubectl trainer render --output-dir <TAB> completes directories" test "$(complete render --output-dir '')" = ":16 "
+check "kubectl trainer diff --ignore <TAB> completes no file name" test "$(complete diff --ignore '')" = ":4 "
+check "kubectl trainer render -n <TAB> completes no file name" test "$(complete render -n '')" = ":4 "
+check "kubectl trainer render --legacy <TAB> leaves file names to the shell" test "$(complete render --legacy '')" = ":0 "
 
 version=$(sed -n 's/^project(trainer VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")
 check "CMakeLists.txt sets a project() VERSION" test -n "$version"
@@ -71,6 +81,8 @@ kubectl trainer render testdata/13-unknown-field/input.yaml >/dev/null 2>&1
 rc=$?
 check "kubectl trainer passes the exit status through (exit $rc, want 2)" test "$rc" -eq 2
 check "kubectl trainer --help says kubectl trainer" grep -q '^Usage: kubectl trainer ' <<<"$(kubectl trainer --help)"
+check "kubectl completes kubectl trainer render -o <TAB> with the formats" \
+  test "$(kubectl __complete trainer render -o '' 2>/dev/null | tr '\n' ' ')" = "yaml json name :4 "
 check "kubectl plugin list finds kubectl-trainer" grep -q "$prefix/bin/kubectl-trainer" <<<"$(kubectl plugin list 2>/dev/null)"
 
 finish

@@ -121,6 +121,11 @@ spec:
   trainer:
     numNode: 2
 EOF
+# The same typo in JSON, as the Python SDK and `kubectl get -o json` write TrainJobs.
+cat >jobs/typo.json <<'EOF'
+{"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "typo-json"},
+ "spec": {"runtimeRef": {"name": "plain"}, "trainer": {"numNode": 2}}}
+EOF
 cat >jobs/broken.yaml <<'EOF'
 apiVersion: trainer.kubeflow.org/v1alpha1
 kind: TrainJob
@@ -172,6 +177,8 @@ try trainer-render 0 "runtimes alone pass (--allow-empty)" runtimes/plain.yaml r
 check "trainer-render: says nothing about runtimes alone" test -z "$(hook_output)"
 try trainer-render 1 "an unknown field fails" jobs/typo.yaml runtimes/plain.yaml values.yaml
 check "trainer-render: names the file, line and field" output_has 'jobs/typo.yaml:9:5: TrainJob default/typo: spec.trainer: unknown field "numNode"'
+try trainer-render 1 "a JSON TrainJob is checked too" jobs/typo.json runtimes/plain.yaml
+check "trainer-render: names the JSON file, line and field" output_has 'jobs/typo.json:2:56: TrainJob default/typo-json: spec.trainer: unknown field "numNode"'
 try trainer-render 1 "a TrainJob whose runtime is not given fails" jobs/good.yaml
 check "trainer-render: says which runtime is missing" output_has 'ClusterTrainingRuntime "plain" not found'
 try trainer-render 1 "a TrainJob that is not valid YAML fails" jobs/broken.yaml
@@ -182,6 +189,8 @@ try trainer-migration-check 1 "an MPI TrainJob fails: its nodes change image" jo
 check "trainer-migration-check: reports the reason" output_has 'MPI nodes now run the TrainJob image'
 check "trainer-migration-check: reports old and new image" output_has 'registry.example.com/mpi/sshd:1 → registry.example.com/team/pi:3'
 try trainer-migration-check 0 "runtimes and other YAML without a TrainJob pass" runtimes/plain.yaml values.yaml
+try trainer-migration-check 1 "a JSON TrainJob is checked too" jobs/typo.json runtimes/plain.yaml
+check "trainer-migration-check: names the JSON file, line and field" output_has 'jobs/typo.json:2:56: TrainJob default/typo-json: spec.trainer: unknown field "numNode"'
 
 try trainer-test 0 "recorded golden cases pass (default args: testdata)" testdata/quick/input.yaml
 sed -i 's/train:2/train:3/' testdata/quick/input.yaml
@@ -207,7 +216,7 @@ repos:
     args: [testdata/]
 EOF
 git add .pre-commit-config.yaml
-git rm -q jobs/typo.yaml jobs/broken.yaml jobs/mpi.yaml
+git rm -q jobs/typo.yaml jobs/typo.json jobs/broken.yaml jobs/mpi.yaml
 git commit -q -m 'only good jobs'
 pre-commit install -q >/dev/null 2>&1 || pre-commit install >/dev/null
 printf '    env:\n      - name: EPOCHS\n        value: "3"\n' >>jobs/good.yaml

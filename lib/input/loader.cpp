@@ -371,7 +371,12 @@ class Loader {
     }
     TypeMeta tm = ReadTypeMeta(doc);
     if (tm.kind.empty()) {
-      errors_.push_back(Diagnostic{doc.origin(), "", "kind", "Required value: every object needs a kind"});
+      std::string message = "Required value: every object needs a kind";
+      // Without an apiVersion either, it is other YAML met in a folder (a CI workflow, a .pre-commit-config.yaml).
+      if (tm.api_version.empty()) {
+        message += "; this is no Kubernetes object: --skip-non-trainer skips the files that hold no Trainer object";
+      }
+      errors_.push_back(Diagnostic{doc.origin(), "", "kind", std::move(message)});
       return;
     }
     const std::string_view group = ApiGroup(tm.api_version);

@@ -263,8 +263,11 @@ class JobSet : public PreComponentBuilderPlugin, public ComponentBuilderPlugin, 
     return jobset;
   }
 
+  // Each problem is located where the runtime lacks what it names (its replicatedJobs, the job,
+  // the container), and at the TrainJob's runtimeRef (`at`) when that has no position.
   static void CheckInitializer(const Tree& spec, const char* name, const char* config, const Origin& at,
                                Diagnostics& errors) {
+    const auto in_runtime = [&at](const Tree* t) { return t && t->origin().HasPosition() ? t->origin() : at; };
     const Tree* rjobs = spec.Find("replicatedJobs");
     const Tree* found = nullptr;
     if (rjobs && rjobs->IsList()) {
@@ -273,29 +276,31 @@ class JobSet : public PreComponentBuilderPlugin, public ComponentBuilderPlugin, 
       }
     }
     if (found == nullptr) {
-      errors.Add(at, "spec.runtimeRef", fmt::format("must have {} job when trainJob is configured with input {}", name, config));
+      errors.Add(in_runtime(rjobs), "spec.runtimeRef",
+                 fmt::format("must have {} job when trainJob is configured with input {}", name, config));
       return;
     }
     const Tree* pod_spec = found->Find("template");
     for (const char* key : {"spec", "template", "spec"}) pod_spec = pod_spec ? pod_spec->Find(key) : nullptr;
-    bool has_container = false;
+    const Tree* container = nullptr;
     bool has_mount = false;
     for (const char* list : {"initContainers", "containers"}) {
       const Tree* items = pod_spec ? pod_spec->Find(list) : nullptr;
       if (items == nullptr || !items->IsList()) continue;
       for (const Tree& c : items->items()) {
         if (NameOf(c) != name) continue;
-        has_container = true;
+        container = &c;
         if (std::string_view(list) != "containers") continue;
         const Tree* mounts = c.Find("volumeMounts");
         if (mounts == nullptr || !mounts->IsList()) continue;
         for (const Tree& m : mounts->items()) has_mount = has_mount || NameOf(m) == kVolumeNameInitializer;
       }
     }
-    if (!has_container) {
-      errors.Add(at, "spec.runtimeRef", fmt::format("must have container with name - {} in the {} job", name, name));
+    if (container == nullptr) {
+      errors.Add(in_runtime(found), "spec.runtimeRef",
+                 fmt::format("must have container with name - {} in the {} job", name, name));
     } else if (!has_mount) {
-      errors.Add(at, "spec.runtimeRef",
+      errors.Add(in_runtime(container), "spec.runtimeRef",
                  fmt::format("must have volumeMount with name - {} in container {} of the {} job",
                              kVolumeNameInitializer, name, name));
     }

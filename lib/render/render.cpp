@@ -96,6 +96,21 @@ std::string FileName(const Tree& object, std::string_view extension) {
                      Field(object, "metadata", "name"), extension);
 }
 
+// `object` as `kubectl get -o name` prints it, one a line: the kind in lower case, then "." and
+// the API group unless it is the core group, then "/" and the name (Printable).
+void AppendKubectlName(const Tree& object, std::string& out) {
+  const std::string api_version = Field(object, "apiVersion");
+  const std::string_view group = ApiGroup(api_version);
+  out += Lower(Field(object, "kind"));
+  if (!group.empty()) {
+    out += '.';
+    out += group;
+  }
+  out += '/';
+  AppendPrintable(Field(object, "metadata", "name"), out);
+  out += '\n';
+}
+
 // Who may read an object's file: a Secret's, only its owner (the SSH key of --generate-ssh-keys).
 FileAccess AccessOf(const Tree& object) {
   const bool secret = Field(object, "apiVersion") == "v1" && Field(object, "kind") == "Secret";
@@ -499,6 +514,7 @@ std::string StringSink::text() const {
 
 RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& sink) {
   const bool json = request.format == RenderRequest::Format::kJson;
+  const bool names = request.format == RenderRequest::Format::kName;
   const bool output = sink.OutputText() != nullptr;
   const bool files = sink.WantsFiles();
   std::vector<bool> used(request.show_only.size(), false);
@@ -520,12 +536,15 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
   }
   auto write = [&](RenderedJob& r) {
     const Explain explain = request.explain ? OriginExplainer(*r.job, *r.runtime, r.snapshot) : Explain();
-    const std::string comment = json ? std::string() : SourceComment(*r.job, *r.runtime, r.snapshot);
+    const std::string comment = json || names ? std::string() : SourceComment(*r.job, *r.runtime, r.snapshot);
     auto emit = [&](const Tree& object) {
       if (!Selected(object, request.show_only, used)) return;
       if (files || output) budget.SpendValues(*r.job, object);
       const FileAccess access = files ? AccessOf(object) : FileAccess::kShared;
-      if (!json && (files || output)) {
+      if (names && output) {
+        budget.Spend(*r.job, piece(true, [&](std::string& out) { AppendKubectlName(object, out); }).size());
+      }
+      if (!json && !names && (files || output)) {
         std::string_view text = piece(output, [&](std::string& out) {
           out += "---\n";
           out += comment;

@@ -17,7 +17,7 @@
 namespace trainer {
 
 struct RenderRequest {
-  enum class Format { kYaml, kJson };
+  enum class Format { kYaml, kJson, kName };  // kName: kind.group/name a line, as kubectl's -o name
   LoadOptions load;
   RenderOptions render;
   Format format = Format::kYaml;

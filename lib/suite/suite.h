@@ -1,8 +1,8 @@
 // `trainer test`: runs folders of golden cases in the project's layout and compares semantically.
 //
 // A case is a folder holding `input.yaml` and/or `args` (extra render arguments, whitespace-separated,
-// paths relative to the current directory), and the expected result: `current.yaml` and/or
-// `legacy.yaml` (the rendering without and with --legacy), or `error` (text the error message must
+// paths relative to the current directory), and the expected result: `current.yaml` and, where the
+// rendering with --legacy differs from it, `legacy.yaml`; or `error` (text the error message must
 // contain). Renderings are compared as object trees: map order, quoting, comments and the JSON/YAML
 // spelling do not matter, list order does. Differences are named by lib/diff field paths.
 #pragma once
@@ -58,10 +58,6 @@ struct SuiteOptions {
   std::function<RenderRequest(const std::vector<std::string>& args)> parse_args;
   // Expected files hold the rendering byte for byte; a mismatch is reported as a unified diff.
   bool exact = false;
-  // A case without legacy.yaml expects the rendering with --legacy to be current.yaml, so that
-  // legacy.yaml is kept only where the image behaviour change shows; one that no longer differs is
-  // obsolete, and none is written where the two renderings agree.
-  bool legacy_defaults_to_current = false;
   // "" or a TRAINER_PLUGIN_ORDER value (reversed, rotated:N): the order the plugins run in. With an
   // order, a rendering case holding a file `order-dependent` (saying why) must render differently
   // from its expected files, so that the note stays true, and those differences are not failures.

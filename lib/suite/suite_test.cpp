@@ -170,7 +170,7 @@ TEST_CASE("a v1 List in JSON holds the same objects as a YAML stream") {
 }
 
 TEST_CASE("a case whose expected files match its rendering passes") {
-  auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", kExpected}});
+  auto fs = CaseFiles({{"current.yaml", kExpected}});
   for (SuiteMode mode : {SuiteMode::kRecord, SuiteMode::kCheck, SuiteMode::kUpdate}) {
     CaseResult result = RunCase("s/c", mode, fs);
     CHECK(result.status == CaseResult::Status::kPassed);
@@ -179,20 +179,21 @@ TEST_CASE("a case whose expected files match its rendering passes") {
   }
 }
 
-TEST_CASE("a wrong expected value fails with its field path, and --update rewrites only that file") {
-  auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", Replace(kExpected, "image: a", "image: z")}});
+TEST_CASE("a wrong value fails once where legacy.yaml is absent, and --update rewrites current.yaml only") {
+  auto fs = CaseFiles({{"current.yaml", Replace(kExpected, "image: a", "image: z")}});
   CaseResult result = RunCase("s/c", SuiteMode::kRecord, fs);
   CHECK(result.status == CaseResult::Status::kFailed);
   CHECK(result.report ==
-        Lines{"legacy.yaml: JobSet default/job:",
+        Lines{"current.yaml: JobSet default/job:",
               "  spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image: z → a"});
   CHECK(result.changes.empty());
   CHECK(RunCase("s/c", SuiteMode::kCheck, fs).status == CaseResult::Status::kFailed);
 
+  // The two renderings agree, so no legacy.yaml is written.
   CaseResult updated = RunCase("s/c", SuiteMode::kUpdate, fs);
   CHECK(updated.status == CaseResult::Status::kPassed);
-  CHECK(updated.action == "wrote legacy.yaml");
-  CHECK(ChangedPaths(updated) == Lines{"write s/c/legacy.yaml"});
+  CHECK(updated.action == "wrote current.yaml");
+  CHECK(ChangedPaths(updated) == Lines{"write s/c/current.yaml"});
   CHECK(updated.changes[0].content->find("# Source: s/c/input.yaml: TrainJob default/job") != std::string::npos);
 }
 
@@ -203,9 +204,9 @@ TEST_CASE("an expected file of more values than one input may hold is read, as -
   std::string big = "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: big, namespace: default}\ndata: [0";
   for (int i = 0; i < 1'000'000; ++i) big += ",0";
   big += "]\n";
-  auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", kExpected + big}});
+  auto fs = CaseFiles({{"current.yaml", kExpected + big}});
   CaseResult result = RunCase("s/c", SuiteMode::kCheck, fs);
-  CHECK(result.report == Lines{"legacy.yaml: ConfigMap default/big: expected, not rendered"});
+  CHECK(result.report == Lines{"current.yaml: ConfigMap default/big: expected, not rendered"});
 }
 
 TEST_CASE("an error file passes when the message contains it, and fails showing both otherwise") {
@@ -250,7 +251,7 @@ TEST_CASE("an error file of a case that now renders is obsolete") {
   CHECK(result.changes.empty());
   CaseResult updated = RunCase("s/c", SuiteMode::kUpdate, fs);
   CHECK(updated.status == CaseResult::Status::kPassed);
-  CHECK(updated.action == "wrote current.yaml, legacy.yaml; removed error");
+  CHECK(updated.action == "wrote current.yaml; removed error");
 }
 
 TEST_CASE("expected files that no input produces are obsolete") {
@@ -269,7 +270,7 @@ TEST_CASE("a new case is recorded by default, fails under --check, and a failing
   CaseResult recorded = RunCase("s/c", SuiteMode::kRecord, fs);
   CHECK(recorded.status == CaseResult::Status::kPassed);
   CHECK(recorded.recorded);
-  CHECK(ChangedPaths(recorded) == Lines{"write s/c/current.yaml", "write s/c/legacy.yaml"});
+  CHECK(ChangedPaths(recorded) == Lines{"write s/c/current.yaml"});  // the rendering with --legacy is the same
   CHECK(CompareObjects("current.yaml", Read(kExpected), Read(*recorded.changes[0].content)).empty());
 
   CaseResult checked = RunCase("s/c", SuiteMode::kCheck, fs);
@@ -343,29 +344,11 @@ TEST_CASE("a case naming an absent file in a folder shared above it is skipped; 
 
 SuiteOptions ProjectOptions(const std::string& plugin_order = "") {
   SuiteOptions options = WithArgs();
-  options.legacy_defaults_to_current = true;
   options.plugin_order = plugin_order;
   return options;
 }
 
-TEST_CASE("with legacy.yaml optional, the rendering with --legacy is compared with current.yaml where it is absent") {
-  auto fs = CaseFiles({{"current.yaml", kExpected}});
-  CHECK(RunCase("s/c", SuiteMode::kCheck, fs).status == CaseResult::Status::kPassed);
-  fs.files["s/c/current.yaml"] = Replace(kExpected, "image: a", "image: z");
-  CaseResult result = RunCase("s/c", SuiteMode::kCheck, fs, ProjectOptions());
-  CHECK(result.status == CaseResult::Status::kFailed);
-  CHECK(result.report ==
-        Lines{"current.yaml: JobSet default/job:",
-              "  spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image: z → a",
-              "current.yaml (rendered with --legacy, as legacy.yaml is absent): JobSet default/job:",
-              "  spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image: z → a"});
-  // The two renderings agree, so an update writes current.yaml only.
-  CHECK(ChangedPaths(RunCase("s/c", SuiteMode::kUpdate, fs, ProjectOptions())) == Lines{"write s/c/current.yaml"});
-  fs.files["s/new/input.yaml"] = kInput;
-  CHECK(ChangedPaths(RunCase("s/new", SuiteMode::kRecord, fs, ProjectOptions())) == Lines{"write s/new/current.yaml"});
-}
-
-TEST_CASE("with legacy.yaml optional, a legacy.yaml the same as the rendering without --legacy is obsolete") {
+TEST_CASE("a legacy.yaml the same as the rendering without --legacy is obsolete, and --update removes it") {
   auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", kExpected}});
   CaseResult result = RunCase("s/c", SuiteMode::kCheck, fs, ProjectOptions());
   CHECK(result.status == CaseResult::Status::kFailed);
@@ -384,8 +367,9 @@ TEST_CASE("exact expected files fail on any byte that differs, with a unified di
   CHECK(result.report[0] == "--- s/c/current.yaml (expected)");
   CHECK(result.report[1] == "+++ trainer output (actual)");
   CHECK(result.report[2].rfind("@@ -1,", 0) == 0);
-  CHECK(std::count(result.report.begin(), result.report.end(), "-# written by hand") == 2);
-  CHECK(std::find(result.report.begin(), result.report.end(), "+++ trainer --legacy output (actual)") !=
+  // The rendering with --legacy is the same: current.yaml's diff is shown once.
+  CHECK(std::count(result.report.begin(), result.report.end(), "-# written by hand") == 1);
+  CHECK(std::find(result.report.begin(), result.report.end(), "+++ trainer --legacy output (actual)") ==
         result.report.end());
   CaseResult updated = RunCase("s/c", SuiteMode::kUpdate, fs, options);
   REQUIRE(ChangedPaths(updated) == Lines{"write s/c/current.yaml"});
@@ -499,7 +483,6 @@ TEST_CASE("a temporary file left in a case folder by an interrupted run fails th
   TempDir dir;
   dir.Put("s/c/input.yaml", kInput);
   dir.Put("s/c/current.yaml", kExpected);
-  dir.Put("s/c/legacy.yaml", kExpected);
   dir.Put("s/c/.current.yaml.trainer-Ab12cD", "half");
   dir.Put("s/c/.legacy.yaml.trainer-x0Y9zz", "half");
   dir.Put("s/c/notes.trainer-tmp.txt", "not one");
@@ -564,10 +547,9 @@ TEST_CASE("after --update on a scratch suite with the real file system, the suit
   TempDir dir;
   dir.Put("s/ok/input.yaml", kInput);
   dir.Put("s/ok/current.yaml", kExpected);
-  dir.Put("s/ok/legacy.yaml", kExpected);
   dir.Put("s/wrong/input.yaml", kInput);
   dir.Put("s/wrong/current.yaml", Replace(kExpected, "replicas: 1", "replicas: 3"));
-  dir.Put("s/wrong/legacy.yaml", kExpected);
+  dir.Put("s/wrong/legacy.yaml", kExpected);  // obsolete: the rendering with --legacy is current.yaml's
   dir.Put("s/new/input.yaml", kInput);
   auto fs = NewRealFileSystem();
   std::vector<std::string> cases = FindCases({(dir.path / "s").string()});
@@ -580,7 +562,7 @@ TEST_CASE("after --update on a scratch suite with the real file system, the suit
   CHECK(update.failed == 0);
   std::vector<ExpectedFileChange> changes;
   for (const CaseResult& c : update.cases) changes.insert(changes.end(), c.changes.begin(), c.changes.end());
-  CHECK(changes.size() == 3);
+  CHECK(changes.size() == 3);  // s/wrong's current.yaml written and legacy.yaml removed, s/new's current.yaml
   ApplyChanges(changes, *NewRealFileWriter());
 
   SuiteResult after = RunSuite(cases, SuiteMode::kCheck, *fs);

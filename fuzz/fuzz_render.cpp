@@ -264,6 +264,8 @@ trainer::RenderRequest Request(ValidationMode validate) {
   trainer::RenderRequest request;
   request.load.paths = {OneFileSystem::kPath};
   request.load.validate = request.render.validate = validate;
+  // Loading first renders an input without TrainJobs as nothing: so does render --allow-empty.
+  request.allow_empty = true;
   return request;
 }
 

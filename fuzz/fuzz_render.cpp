@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "app/output_dir.h"
+#include "diff/baseline.h"
 #include "diff/report.h"
 #include "diff/stream.h"
 #include "input/loader.h"
@@ -412,6 +413,38 @@ void FuzzMigration(const trainer::Inputs& inputs, ValidationMode validate) {
     return;
   }
   FormatEveryWay(report);
+  // --update-baseline's file reads back as itself, and acknowledging every change of a report
+  // formats in every way.
+  static const std::string kBaselineName = "baseline.yaml";
+  const std::string written = trainer::Baseline::Of(report).Format();
+  try {
+    if (trainer::Baseline::Parse(written, &kBaselineName).Format() != written) {
+      Finding("a baseline written by --update-baseline reads back as another", written);
+    }
+  } catch (const trainer::Error& e) {
+    Finding("a baseline written by --update-baseline does not read back", written + "\n----\n" + e.what());
+  }
+  trainer::Acknowledge(report, trainer::Baseline::Parse(written, &kBaselineName));
+  FormatEveryWay(report);
+}
+
+// The input read as a --baseline FILE: rejected with an Error, or read into a baseline that writes
+// and reads back as itself.
+void FuzzBaseline(const std::string& content) {
+  static const std::string kName = "baseline.yaml";
+  std::string written;
+  try {
+    written = trainer::Baseline::Parse(content, &kName).Format();
+  } catch (const trainer::Error&) {
+    return;
+  }
+  try {
+    if (trainer::Baseline::Parse(written, &kName).Format() != written) {
+      Finding("a baseline reads back as another once written", written);
+    }
+  } catch (const trainer::Error& e) {
+    Finding("a baseline does not read back once written", written + "\n----\n" + e.what());
+  }
 }
 
 void FuzzRender(const std::string& content, ValidationMode validate) {
@@ -533,5 +566,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string content(reinterpret_cast<const char*>(data), size);
   for (ValidationMode validate : mode.validate) FuzzRender(content, validate);
   FuzzDiffStreams(content);
+  FuzzBaseline(content);
   return 0;
 }

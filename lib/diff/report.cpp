@@ -918,21 +918,13 @@ void AddObjects(ReportGroup& group, const RenderedJob& from, const std::vector<T
     group.objects.push_back(MakeObject(std::move(d), ignore, from.runtime));
 }
 
-// The JobSet of a rendering: its first object of that kind.
-const Tree* JobSetOf(const RenderedJob& rendered) {
-  for (const Tree& object : rendered.objects) {
-    if (ObjectId::Of(object).kind == "JobSet") return &object;
-  }
-  return nullptr;
-}
-
 // Where the TrainJob has a JobSet, the controller's next apply of it: the suspend apply while it
 // runs, the resume apply while it is suspended. A refused one blocks the TrainJob.
 void JudgeNextApply(const ClusterState& state, const RenderedJob& legacy, const RenderedJob& current,
                     ReportGroup& group) {
   std::optional<LiveJobSet> live = state.Live(*group.job);
-  const Tree* legacy_jobset = JobSetOf(legacy);
-  const Tree* current_jobset = JobSetOf(current);
+  const Tree* legacy_jobset = JobSetOf(legacy.objects);
+  const Tree* current_jobset = JobSetOf(current.objects);
   if (!live || legacy_jobset == nullptr || current_jobset == nullptr) return;
   group.next_apply = PredictNextApply(*live, *legacy_jobset, *current_jobset);
   if (!group.next_apply->refusals.empty())

@@ -53,7 +53,7 @@ enum class Reach : std::uint8_t {
                            // at once, new pods on resume
   kNow,                    // no JobSet yet: created with the current behaviour
 };
-inline constexpr std::size_t kReachCount = 7;
+inline constexpr std::size_t kReachCount = static_cast<std::size_t>(Reach::kNow) + 1;  // kNow comes last
 
 inline bool Blocked(Reach reach) { return reach == Reach::kSuspendBlocked || reach == Reach::kResumeBlocked; }
 

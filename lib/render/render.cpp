@@ -119,6 +119,12 @@ FileAccess AccessOf(const Tree& object) {
 
 }  // namespace
 
+const Tree* JobSetOf(const std::vector<Tree>& objects) {
+  if (objects.empty() || !objects.front().IsMap()) return nullptr;
+  const std::string* kind = objects.front().FindString("kind");
+  return kind && *kind == "JobSet" ? &objects.front() : nullptr;
+}
+
 std::string SourceComment(const TrainJob& job, const Runtime& runtime, const RuntimeSnapshot* snapshot) {
   // Printable, so that no byte of a file name or a name can end the comment and start YAML.
   return fmt::format("# Source: {}: {} -> {}{}\n", Printable(job.origin.file ? *job.origin.file : "<unknown>"),
@@ -211,10 +217,9 @@ class OutputBudget {
 // it must be; other problems point at the input their value came from (a runtime's field), or at
 // the TrainJob.
 void JudgeJobSet(const TrainJob& job, const std::vector<Tree>& objects, Findings& findings) {
-  if (findings.mode() == ValidationMode::kIgnore || objects.empty()) return;
-  const Tree* kind = objects.front().IsMap() ? objects.front().Find("kind") : nullptr;
-  if (kind == nullptr || !kind->IsString() || kind->text() != "JobSet") return;
-  for (const JobSetError& e : ValidateJobSetAsSent(objects.front())) {
+  const Tree* jobset = JobSetOf(objects);
+  if (findings.mode() == ValidationMode::kIgnore || jobset == nullptr) return;
+  for (const JobSetError& e : ValidateJobSetAsSent(*jobset)) {
     const char* who = e.source == JobSetError::Source::kWebhook ? "the JobSet webhook would refuse the JobSet"
                                                                 : "the API server would refuse the JobSet";
     Diagnostic d{job.origin, Subject(job), "", fmt::format("{}: {}", who, e.message)};
@@ -279,11 +284,7 @@ class JobRenderer {
       // The webhook judges the TrainJob before the controller ever sees it.
       Findings admission(validate_);
       std::optional<Info> info = ValidateTrainJob(job, runtime, framework_, admission);
-      for (const Diagnostic& w : admission.warnings()) Keep(inputs, job, w, warnings_kept_);
-      if (!admission.errors().empty()) {
-        for (const Diagnostic& e : admission.errors()) Keep(inputs, job, e, errors_);
-        return;
-      }
+      if (!Admitted(inputs, job, admission)) return;
       // The controller skips a TrainJob that another controller manages; the webhook judged it all
       // the same.
       if (unmanaged_ && ManagedByAnotherController(job)) return unmanaged_(job);
@@ -292,17 +293,20 @@ class JobRenderer {
       // starts.
       Findings jobset_admission(validate_);
       JudgeJobSet(job, one.objects, jobset_admission);
-      for (const Diagnostic& w : jobset_admission.warnings()) Keep(inputs, job, w, warnings_kept_);
-      if (!jobset_admission.errors().empty()) {
-        for (const Diagnostic& e : jobset_admission.errors()) Keep(inputs, job, e, errors_);
-        return;
-      }
+      if (!Admitted(inputs, job, jobset_admission)) return;
       rendered_(one);
     } catch (const OutputLimitError& e) {
       throw OutputLimitCrossed{e};
     } catch (const Error& e) {
       for (const Diagnostic& d : e.diagnostics()) Keep(inputs, job, d, errors_);
     }
+  }
+
+  // Keeps an admission's warnings and errors; whether it let the TrainJob through.
+  bool Admitted(const Inputs& inputs, const TrainJob& job, Findings& admission) {
+    for (const Diagnostic& w : admission.warnings()) Keep(inputs, job, w, warnings_kept_);
+    for (const Diagnostic& e : admission.errors()) Keep(inputs, job, e, errors_);
+    return admission.errors().empty();
   }
 
   // A refused snapshot of a TrainJob whose objects are in `job_file`: an error under

@@ -118,6 +118,10 @@ class EachJobRenderer {
   std::unique_ptr<Impl> impl_;
 };
 
+// The JobSet of a TrainJob's rendered objects: the first, when it is one (a TrainJob's JobSet
+// comes first); null otherwise.
+const Tree* JobSetOf(const std::vector<Tree>& objects);
+
 // "file:line: TrainJob ns/name is managed by X: the Trainer controller creates nothing for it".
 std::string UnmanagedNotice(const TrainJob& job);
 

@@ -454,7 +454,7 @@ TEST_CASE("an update never writes through a symbolic link planted in a case fold
   std::string victim = dir.Put("victim", "precious\n");
   dir.Put("s/c/input.yaml", kInput);
   std::string current = (dir.path / "s/c/current.yaml").string();
-  // The temporary name of older versions of trainer, a fixed one.
+  // A link at a fixed temporary name beside the file, as an attacker would guess it.
   stdfs::create_symlink(victim, current + ".trainer-tmp");
   ApplyChanges({{current, kExpected}}, *NewRealFileWriter());
   CHECK(Slurp(current) == kExpected);

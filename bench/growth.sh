@@ -43,6 +43,8 @@ runtime_head() {
   printf '            spec:\n              template:\n                spec:\n'
 }
 node_container() { printf '                  containers:\n                    - name: node\n                      image: python:3.12\n'; }
+# numbered N FORMAT: FORMAT for i = 1 to N, with i for each of its two %d.
+numbered() { awk -v n="$1" -v f="$2" 'BEGIN { for (i = 1; i <= n; i++) printf f, i, i }'; }
 trainjob() { printf -- '---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: job\nspec:\n  runtimeRef:\n    name: plain\n'; }
 
 # 1. Runtime container env and volumes of N items each (Upsert, JobSet SyncContainer).
@@ -56,18 +58,23 @@ gen_runtime_env() {
     printf '  trainer:\n    env:\n      - name: E1\n        value: job\n'
   } >"$2/in.yaml"
 }
-# 2. A one-volume runtime patch into N volumes (strategic merge).
-gen_merge_volumes() {
-  { runtime_head; node_container
-    printf '                  volumes:\n'
-    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                    - name: v%d\n                      emptyDir: {}\n", i }'
-    trainjob
-    printf '  runtimePatches:\n    - manager: a.example.com/x\n      trainingRuntimeSpec:\n        template:\n          spec:\n'
-    printf '            replicatedJobs:\n              - name: node\n                template:\n                  spec:\n'
-    printf '                    template:\n                      spec:\n                        volumes:\n'
-    printf '                          - name: v%d\n                            emptyDir: {}\n' $(($1 / 2))
-  } >"$2/in.yaml"
+# A runtime of N volumes and a TrainJob whose one runtime patch brings the volumes that `$2 N` prints.
+volumes_patch() {
+  runtime_head; node_container
+  printf '                  volumes:\n'
+  awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                    - name: v%d\n                      emptyDir: {}\n", i }'
+  trainjob
+  printf '  runtimePatches:\n    - manager: a.example.com/x\n      trainingRuntimeSpec:\n        template:\n          spec:\n'
+  printf '            replicatedJobs:\n              - name: node\n                template:\n                  spec:\n'
+  printf '                    template:\n                      spec:\n                        volumes:\n'
+  "$2" "$1"
 }
+middle_volume() { printf '                          - name: v%d\n                            emptyDir: {}\n' $(($1 / 2)); }
+reversed_volumes() {
+  awk -v n="$1" 'BEGIN { for (i = n - 1; i >= 0; i--) printf "                          - name: v%d\n                            emptyDir: {}\n", i }'
+}
+# 2. A one-volume runtime patch into N volumes (strategic merge).
+gen_merge_volumes() { volumes_patch "$1" middle_volume >"$2/in.yaml"; }
 # 3. A TrainJob env of N items (--validate=warn).
 gen_trainjob_env() {
   { runtime_head; node_container; trainjob
@@ -159,24 +166,14 @@ gen_diff_legacy() {
 gen_runtime_ports_mounts() {
   { runtime_head; node_container
     printf '                      ports:\n'
-    awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++) printf "                        - containerPort: %d\n                          name: p%d\n", i, i }'
+    numbered "$1" '                        - containerPort: %d\n                          name: p%d\n'
     printf '                      volumeMounts:\n'
-    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                        - name: v%d\n                          mountPath: /m/%d\n", i, i }'
+    numbered "$1" '                        - name: v%d\n                          mountPath: /m/%d\n'
     trainjob
   } >"$2/in.yaml"
 }
 # 14. A runtime patch of N volumes, in reverse order, into the same N volumes (strategic merge).
-gen_merge_reversed() {
-  { runtime_head; node_container
-    printf '                  volumes:\n'
-    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                    - name: v%d\n                      emptyDir: {}\n", i }'
-    trainjob
-    printf '  runtimePatches:\n    - manager: a.example.com/x\n      trainingRuntimeSpec:\n        template:\n          spec:\n'
-    printf '            replicatedJobs:\n              - name: node\n                template:\n                  spec:\n'
-    printf '                    template:\n                      spec:\n                        volumes:\n'
-    awk -v n="$1" 'BEGIN { for (i = n - 1; i >= 0; i--) printf "                          - name: v%d\n                            emptyDir: {}\n", i }'
-  } >"$2/in.yaml"
-}
+gen_merge_reversed() { volumes_patch "$1" reversed_volumes >"$2/in.yaml"; }
 # 15. `trainer diff --legacy` of a TrainJob whose live JobSet holds the N pod labels and N volumes
 # of its runtime in reverse order, the labels with other values (server-side apply).
 gen_apply_reversed() {

@@ -15,6 +15,7 @@
 #include "app/trainer_files.h"
 #include "app/validate_option.h"
 #include "diff/baseline.h"
+#include "diff/migration.h"
 #include "diff/report.h"
 #include "diff/stream.h"
 #include "render/render.h"

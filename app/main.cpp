@@ -125,9 +125,8 @@ int main(int argc, char** argv) {
                program};
   app.set_version_flag("--version", kVersionLine);
   app.require_subcommand(1, 1);
-  // When the first argument names a command, only that command is set up: setting up the options
-  // of all of them is most of what CLI11 costs at start. Otherwise (--help, --version, a mistake)
-  // all are, as help and errors list them.
+  // When the first argument names a command, only that command is set up, as only it parses.
+  // Otherwise (--help, --version, a mistake) all are, as help and errors list them.
   const std::string_view first = argc > 1 ? argv[1] : "";
   const bool named =
       std::any_of(std::begin(kCommands), std::end(kCommands), [&](const Command& c) { return first == c.name; });

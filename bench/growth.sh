@@ -43,6 +43,8 @@ runtime_head() {
   printf '            spec:\n              template:\n                spec:\n'
 }
 node_container() { printf '                  containers:\n                    - name: node\n                      image: python:3.12\n'; }
+# numbered N FORMAT: FORMAT for i = 1 to N, with i for each of its two %d.
+numbered() { awk -v n="$1" -v f="$2" 'BEGIN { for (i = 1; i <= n; i++) printf f, i, i }'; }
 trainjob() { printf -- '---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: job\nspec:\n  runtimeRef:\n    name: plain\n'; }
 
 # 1. Runtime container env and volumes of N items each (Upsert, JobSet SyncContainer).
@@ -56,30 +58,24 @@ gen_runtime_env() {
     printf '  trainer:\n    env:\n      - name: E1\n        value: job\n'
   } >"$2/in.yaml"
 }
+# A runtime of N volumes and a TrainJob whose one runtime patch brings the volumes that `$2 N` prints.
+volumes_patch() {
+  runtime_head; node_container
+  printf '                  volumes:\n'
+  awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                    - name: v%d\n                      emptyDir: {}\n", i }'
+  trainjob
+  printf '  runtimePatches:\n    - manager: a.example.com/x\n      trainingRuntimeSpec:\n        template:\n          spec:\n'
+  printf '            replicatedJobs:\n              - name: node\n                template:\n                  spec:\n'
+  printf '                    template:\n                      spec:\n                        volumes:\n'
+  "$2" "$1"
+}
+middle_volume() { printf '                          - name: v%d\n                            emptyDir: {}\n' $(($1 / 2)); }
+reversed_volumes() {
+  awk -v n="$1" 'BEGIN { for (i = n - 1; i >= 0; i--) printf "                          - name: v%d\n                            emptyDir: {}\n", i }'
+}
 # 2. A one-volume runtime patch into N volumes (strategic merge).
-gen_merge_volumes() {
-  { runtime_head; node_container
-    printf '                  volumes:\n'
-    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                    - name: v%d\n                      emptyDir: {}\n", i }'
-    trainjob
-    printf '  runtimePatches:\n    - manager: a.example.com/x\n      trainingRuntimeSpec:\n        template:\n          spec:\n'
-    printf '            replicatedJobs:\n              - name: node\n                template:\n                  spec:\n'
-    printf '                    template:\n                      spec:\n                        volumes:\n'
-    printf '                          - name: v%d\n                            emptyDir: {}\n' $(($1 / 2))
-  } >"$2/in.yaml"
-}
-# 3a. N runtime patches, each adding a volume to the same Job (--validate=warn: over 16 patches).
-gen_runtime_patches() {
-  { runtime_head; node_container; trainjob
-    printf '  runtimePatches:\n'
-    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) {
-      printf "    - manager: m%d.example.com/x\n      trainingRuntimeSpec:\n        template:\n          spec:\n", i
-      printf "            replicatedJobs:\n              - name: node\n                template:\n                  spec:\n"
-      printf "                    template:\n                      spec:\n                        volumes:\n"
-      printf "                          - name: v%d\n                            emptyDir: {}\n", i } }'
-  } >"$2/in.yaml"
-}
-# 3b. A TrainJob env of N items (--validate=warn).
+gen_merge_volumes() { volumes_patch "$1" middle_volume >"$2/in.yaml"; }
+# 3. A TrainJob env of N items (--validate=warn).
 gen_trainjob_env() {
   { runtime_head; node_container; trainjob
     printf '  trainer:\n    env:\n'
@@ -166,6 +162,64 @@ gen_diff_legacy() {
   } >"$2/in.yaml"
 }
 
+# 13. Runtime container ports and volume mounts of N items each (Upsert, JobSet SyncContainer).
+gen_runtime_ports_mounts() {
+  { runtime_head; node_container
+    printf '                      ports:\n'
+    numbered "$1" '                        - containerPort: %d\n                          name: p%d\n'
+    printf '                      volumeMounts:\n'
+    numbered "$1" '                        - name: v%d\n                          mountPath: /m/%d\n'
+    trainjob
+  } >"$2/in.yaml"
+}
+# 14. A runtime patch of N volumes, in reverse order, into the same N volumes (strategic merge).
+gen_merge_reversed() { volumes_patch "$1" reversed_volumes >"$2/in.yaml"; }
+# 15. `trainer diff --legacy` of a TrainJob whose live JobSet holds the N pod labels and N volumes
+# of its runtime in reverse order, the labels with other values (server-side apply).
+gen_apply_reversed() {
+  { printf 'apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata:\n  name: plain\n'
+    printf 'spec:\n  template:\n    spec:\n      replicatedJobs:\n        - name: node\n          template:\n'
+    printf '            metadata:\n              labels:\n                trainer.kubeflow.org/trainjob-ancestor-step: trainer\n'
+    printf '            spec:\n              template:\n                metadata:\n                  labels:\n'
+    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                    l%d: a\n", i }'
+    printf '                spec:\n'
+    node_container
+    printf '                  volumes:\n'
+    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                    - name: v%d\n                      emptyDir: {}\n", i }'
+    trainjob
+    printf -- '---\napiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n  name: job\n  namespace: default\n'
+    printf 'spec:\n  replicatedJobs:\n    - name: node\n      template:\n        spec:\n          template:\n'
+    printf '            metadata:\n              labels:\n'
+    awk -v n="$1" 'BEGIN { for (i = n - 1; i >= 0; i--) printf "                l%d: b\n", i }'
+    printf '            spec:\n              containers:\n                - name: node\n                  image: python:3.12\n'
+    printf '              volumes:\n'
+    awk -v n="$1" 'BEGIN { for (i = n - 1; i >= 0; i--) printf "                - name: v%d\n                  emptyDir: {}\n", i }'
+  } >"$2/in.yaml"
+}
+# 16. `trainer diff FROM TO` of a rendering of N TrainJobs with itself: more values, from the
+# largest size on, than one input may hold.
+gen_read_back() {
+  { runtime_head; node_container
+    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) {
+      printf "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: job-%d\n", i
+      printf "spec:\n  runtimeRef:\n    name: plain\n" } }'
+  } >"$2/in.yaml"
+  "$trainer" render --validate=ignore "$2/in.yaml" >"$2/rendered.yaml"
+}
+# 17. `trainer diff FROM TO` of an object whose keyed list of N items and map of N keys come in
+# reverse order on the other side.
+gen_diff_reordered() {
+  for side in old new; do
+    { printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n'
+      awk -v n="$1" -v s="$side" 'BEGIN {
+        printf "items:\n"
+        for (j = 0; j < n; j++) { i = (s == "old" ? j : n - 1 - j); printf "  - name: var-%d\n    value: \"%d\"\n", i, i }
+        printf "data:\n"
+        for (j = 0; j < n; j++) { i = (s == "old" ? j : n - 1 - j); printf "  key-%d: \"%d\"\n", i, i } }'
+    } >"$2/$side.yaml"
+  done
+}
+
 # ---- rows: name, sizes, expected exit status, command (DIR stands for the inputs' folder) ----
 # Sizes double, the largest taking about a second once the row is linear. A row may also bound the
 # memory each item adds: the peak RSS's growth from the smallest size to the largest, per item.
@@ -173,7 +227,6 @@ declare -A sizes status command kib_per_item
 row() { sizes[$1]="$2"; status[$1]="$3"; command[$1]="$4"; }
 row runtime_env "12500 25000 50000" 0 "render --validate=ignore DIR/in.yaml"
 row merge_volumes "7500 15000 30000" 0 "render --validate=ignore DIR/in.yaml"
-row runtime_patches "250 500 1000" 0 "render --validate=warn DIR/in.yaml"
 row trainjob_env "12500 25000 50000" 0 "render --validate=warn DIR/in.yaml"
 row runtime_not_found "500 1000 2000" 2 "render --validate=ignore DIR/in.yaml"
 row unified_diff "75000 150000 300000" 1 "diff -o unified DIR/old.yaml DIR/new.yaml"
@@ -184,9 +237,15 @@ row mpi_nodes "40000 80000 160000" 0 "render --validate=ignore DIR/in.yaml"
 row symlink_dag "4 8 16" 0 "render --validate=ignore DIR/dag"
 row replicated_jobs "4000 8000 16000" 0 "render --validate=ignore DIR/in.yaml"
 row diff_legacy "5000 10000 20000" 1 "diff --legacy DIR/in.yaml"
+row runtime_ports_mounts "12500 25000 50000" 0 "render --validate=ignore DIR/in.yaml"
+row merge_reversed "7500 15000 30000" 0 "render --validate=ignore DIR/in.yaml"
+row apply_reversed "7500 15000 30000" 0 "diff --legacy DIR/in.yaml"
+row read_back "5000 10000 20000" 0 "diff DIR/rendered.yaml DIR/rendered.yaml"
+row diff_reordered "12500 25000 50000" 1 "diff DIR/old.yaml DIR/new.yaml"
 kib_per_item[diff_legacy]=6
-order=(runtime_env merge_volumes runtime_patches trainjob_env runtime_not_found unified_diff test_expected
-       flow_brackets flow_items mpi_nodes symlink_dag replicated_jobs diff_legacy)
+order=(runtime_env merge_volumes trainjob_env runtime_not_found unified_diff test_expected
+       flow_brackets flow_items mpi_nodes symlink_dag replicated_jobs diff_legacy runtime_ports_mounts merge_reversed
+       apply_reversed read_back diff_reordered)
 ((${#rows[@]})) || rows=("${order[@]}")
 
 # grew A B: the factor from A to B.

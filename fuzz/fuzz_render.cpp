@@ -29,6 +29,7 @@
 
 #include "app/output_dir.h"
 #include "diff/baseline.h"
+#include "diff/migration.h"
 #include "diff/report.h"
 #include "diff/stream.h"
 #include "input/loader.h"

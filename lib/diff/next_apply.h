@@ -10,7 +10,7 @@
 // simulated: fields an earlier apply set and this one leaves out are kept.
 #pragma once
 
-#include "diff/report.h"
+#include "diff/migration.h"
 #include "yaml/tree.h"
 
 namespace trainer {

@@ -4,10 +4,8 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_set>
 
 #include "api/decode.h"
-#include "diff/next_apply.h"
 #include "diff/reasons.h"
 #include "diff/unified.h"
 #include "util/quote.h"
@@ -56,8 +54,6 @@ std::string Location(const ObjectDiff& d) {
 std::string At(const std::string& location, const std::string& text) {
   return location.empty() ? text : location + ": " + text;
 }
-
-bool Changed(const ReportObject& o) { return o.diff.type != ChangeType::kUnchanged; }
 
 std::string Flow(const std::optional<Tree>& t);
 
@@ -838,30 +834,6 @@ std::string SideLabel(const Report& report, const ObjectDiff& d, const Tree* sid
   return fmt::format("{} ({})", d.id.Label(), label);
 }
 
-// A changed object's part of the unified report.
-std::string UnifiedObject(const Report& report, const ReportObject& o, const ReportOptions& options) {
-  if (o.unified) return *o.unified;
-  DiffColors colors = options.color ? DiffColors::On() : DiffColors{};
-  std::string out;
-  YamlLines from_lines;
-  YamlLines to_lines;
-  if (o.diff.from) from_lines = WriteYamlLines(*o.diff.from);
-  if (o.diff.to) to_lines = WriteYamlLines(o.ignored.empty() ? *o.diff.to : UndoChanges(*o.diff.to, o.ignored));
-  for (const FieldChange& change : o.diff.changes) {
-    if (change.kind != FieldChange::Kind::kModified) continue;
-    if (!IsLongValue(change.from ? &*change.from : nullptr) && !IsLongValue(change.to ? &*change.to : nullptr))
-      continue;
-    out += fmt::format("{}# {}: a value of more than {} lines, shown whole: removed, then added{}\n", colors.header,
-                       FormatPath(change.path), kWholeValueLines, colors.reset);
-  }
-  out += fmt::format("{}--- {}{}\n", colors.header, SideLabel(report, o.diff, o.diff.from, report.from_label),
-                     colors.reset);
-  out +=
-      fmt::format("{}+++ {}{}\n", colors.header, SideLabel(report, o.diff, o.diff.to, report.to_label), colors.reset);
-  out += UnifiedHunks(from_lines, to_lines, options.context, colors);
-  return out;
-}
-
 std::string FormatUnified(const Report& report, const ReportOptions& options) {
   DiffColors colors = options.color ? DiffColors::On() : DiffColors{};
   std::string out;
@@ -908,27 +880,6 @@ ReportObject MakeObject(ObjectDiff diff, const std::vector<IgnoreRule>& ignore, 
     o.asks.push_back(AsksFor(context, change));
   }
   return o;
-}
-
-// The objects of one TrainJob's two renderings, paired and diffed, into `group`.
-void AddObjects(ReportGroup& group, const RenderedJob& from, const std::vector<Tree>& to,
-                const std::vector<IgnoreRule>& ignore) {
-  group.runtime = from.runtime;
-  for (ObjectDiff& d : DiffObjects(from.objects, to))
-    group.objects.push_back(MakeObject(std::move(d), ignore, from.runtime));
-}
-
-// Where the TrainJob has a JobSet, the controller's next apply of it: the suspend apply while it
-// runs, the resume apply while it is suspended. A refused one blocks the TrainJob.
-void JudgeNextApply(const ClusterState& state, const RenderedJob& legacy, const RenderedJob& current,
-                    ReportGroup& group) {
-  std::optional<LiveJobSet> live = state.Live(*group.job);
-  const Tree* legacy_jobset = JobSetOf(legacy.objects);
-  const Tree* current_jobset = JobSetOf(current.objects);
-  if (!live || legacy_jobset == nullptr || current_jobset == nullptr) return;
-  group.next_apply = PredictNextApply(*live, *legacy_jobset, *current_jobset);
-  if (!group.next_apply->refusals.empty())
-    group.reach = live->suspended ? Reach::kResumeBlocked : Reach::kSuspendBlocked;
 }
 
 }  // namespace
@@ -984,6 +935,13 @@ ReportSummary Summarize(const Report& report) {
   return s;
 }
 
+void AddObjects(ReportGroup& group, const RenderedJob& from, const std::vector<Tree>& to,
+                const std::vector<IgnoreRule>& ignore) {
+  group.runtime = from.runtime;
+  for (ObjectDiff& d : DiffObjects(from.objects, to))
+    group.objects.push_back(MakeObject(std::move(d), ignore, from.runtime));
+}
+
 Report CompareRenderings(const std::vector<RenderedJob>& legacy, const std::vector<RenderedJob>& current,
                          const std::vector<IgnoreRule>& ignore) {
   Report report;
@@ -1001,97 +959,6 @@ Report CompareRenderings(const std::vector<RenderedJob>& legacy, const std::vect
   return report;
 }
 
-ClusterState::ClusterState(const std::vector<JobSetState>& jobsets) : have_jobsets_(!jobsets.empty()) {
-  for (const JobSetState& js : jobsets) jobsets_.emplace(js.namespace_ + "/" + js.name, &js);
-}
-
-std::optional<LiveJobSet> ClusterState::Live(const TrainJob& job) const {
-  if (!have_jobsets_) {
-    if (!job.status.has_jobs_status) return std::nullopt;
-    return LiveJobSet{nullptr, job.status.suspended};
-  }
-  auto it = jobsets_.find(job.metadata.namespace_ + "/" + job.metadata.name);
-  if (it == jobsets_.end()) return std::nullopt;
-  return LiveJobSet{&it->second->object, it->second->suspended};
-}
-
-Reach ClusterState::Classify(const TrainJob& job) const {
-  if (ManagedByAnotherController(job)) return Reach::kManagedElsewhere;
-  if (Finished(job)) return Reach::kFinished;
-  std::optional<LiveJobSet> live = Live(job);
-  if (!live) return Reach::kNow;
-  return job.spec.suspend.value_or(false) || live->suspended ? Reach::kOnResume : Reach::kAfterSuspendAndResume;
-}
-
-Report CheckMigration(const Inputs& inputs, const RenderOptions& options, const std::vector<IgnoreRule>& ignore,
-                      std::vector<Diagnostic>* warnings, bool runtimes_only, const ReportOptions* unified) {
-  auto probes = std::make_shared<std::vector<TrainJob>>();
-  if (runtimes_only) {
-    for (const Runtime& runtime : inputs.runtimes) probes->push_back(ProbeTrainJob(runtime));
-  }
-  const std::vector<TrainJob>& jobs = runtimes_only ? *probes : inputs.jobs;
-  const ClusterState state(inputs.jobsets);
-
-  RenderOptions legacy_options = options;
-  legacy_options.legacy_image = true;
-  EachJobRenderer legacy(legacy_options, warnings);
-  RenderOptions current_options = options;
-  current_options.legacy_image = false;
-  EachJobRenderer current(current_options);
-  // The current renderings' size limit, when crossed: the legacy renderings' is reported before it,
-  // at whichever TrainJob crosses it, as though every legacy rendering came first.
-  std::optional<Error> current_over;
-  static const std::vector<Tree> kNone;
-  Report report;
-  report.by_trainjob = true;
-  report.by_runtime = runtimes_only;
-  report.from_label = "legacy";
-  report.to_label = "current";
-  report.groups.reserve(jobs.size());
-  for (const TrainJob& job : jobs) {
-    ReportGroup group;
-    group.job = &job;
-    group.reach = runtimes_only ? Reach::kNow : state.Classify(job);
-    if (runtimes_only) group.runtime = &inputs.runtimes[static_cast<std::size_t>(&job - jobs.data())];
-    if (Reconciled(group.reach)) {
-      std::optional<RenderedJob> from = legacy.Render(inputs, job, group.errors);
-      std::optional<RenderedJob> to;
-      if (group.errors.empty() && !current_over) {
-        try {
-          to = current.Render(inputs, job, group.errors);
-        } catch (const Error& e) {
-          current_over = e;
-        }
-      }
-      if (from && group.errors.empty() && !current_over) {
-        AddObjects(group, *from, to ? to->objects : kNone, ignore);
-        if (!runtimes_only && to) JudgeNextApply(state, *from, *to, group);
-      }
-      // Of the comparison, the report keeps what it prints.
-      group.unchanged =
-          std::erase_if(group.objects, [](const ReportObject& o) { return !Changed(o) && o.diff.ignored == 0; });
-      group.objects.shrink_to_fit();
-      for (ReportObject& o : group.objects) {
-        if (unified && Changed(o)) o.unified = UnifiedObject(report, o, *unified);
-        o.diff.from = o.diff.to = nullptr;
-        o.ignored = {};
-      }
-    }
-    if (!current_over) report.groups.push_back(std::move(group));
-  }
-  if (current_over) throw *current_over;
-  legacy.Finish(inputs);
-  // TrainJobs that did not load: their problems are among the inputs' errors, by subject.
-  std::unordered_set<std::string> unloaded;
-  const std::string prefix = std::string(kTrainJobKind) + " ";
-  for (const Diagnostic& e : inputs.errors) {
-    if (e.subject.starts_with(prefix)) unloaded.insert(e.subject);
-  }
-  report.not_loaded = unloaded.size();
-  report.keep = std::move(probes);
-  return report;
-}
-
 Report CompareStreams(const std::vector<Tree>& from, const std::vector<Tree>& to,
                       const std::vector<IgnoreRule>& ignore) {
   Report report;
@@ -1106,6 +973,29 @@ std::optional<ReportFormat> ParseReportFormat(std::string_view name) {
     if (name == kReportFormatNames[i]) return static_cast<ReportFormat>(i);
   }
   return std::nullopt;
+}
+
+std::string UnifiedObject(const Report& report, const ReportObject& o, const ReportOptions& options) {
+  if (o.unified) return *o.unified;
+  DiffColors colors = options.color ? DiffColors::On() : DiffColors{};
+  std::string out;
+  YamlLines from_lines;
+  YamlLines to_lines;
+  if (o.diff.from) from_lines = WriteYamlLines(*o.diff.from);
+  if (o.diff.to) to_lines = WriteYamlLines(o.ignored.empty() ? *o.diff.to : UndoChanges(*o.diff.to, o.ignored));
+  for (const FieldChange& change : o.diff.changes) {
+    if (change.kind != FieldChange::Kind::kModified) continue;
+    if (!IsLongValue(change.from ? &*change.from : nullptr) && !IsLongValue(change.to ? &*change.to : nullptr))
+      continue;
+    out += fmt::format("{}# {}: a value of more than {} lines, shown whole: removed, then added{}\n", colors.header,
+                       FormatPath(change.path), kWholeValueLines, colors.reset);
+  }
+  out += fmt::format("{}--- {}{}\n", colors.header, SideLabel(report, o.diff, o.diff.from, report.from_label),
+                     colors.reset);
+  out +=
+      fmt::format("{}+++ {}{}\n", colors.header, SideLabel(report, o.diff, o.diff.to, report.to_label), colors.reset);
+  out += UnifiedHunks(from_lines, to_lines, options.context, colors);
+  return out;
 }
 
 std::string FormatReport(const Report& report, const ReportOptions& options) {

@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,7 +13,6 @@
 #include "diff/reasons.h"
 #include "diff/stream.h"
 #include "diff/unified.h"
-#include "tests/fake_fs.h"
 #include "util/error.h"
 #include "yaml/reader.h"
 #include "yaml/writer.h"
@@ -212,18 +209,6 @@ TEST_CASE("a unified diff of a long string that did not change shows only the li
   options.context = 1;
   CHECK(FormatReport(CompareStreams(from, to, {}), options) ==
         "--- A a (from.yaml)\n+++ A a (to.yaml)\n@@ -10006,2 +10006,2 @@\n   name: a\n-x: 1\n+x: 2\n");
-}
-
-TEST_CASE("a unified diff of a 40000-line string with every line changed takes linear time" *
-          doctest::test_suite("growth")) {
-  constexpr int kLines = 40000;
-  std::vector<Tree> from = ScriptObject(kFrom, kLines, "old ", 1);
-  std::vector<Tree> to = ScriptObject(kTo, kLines, "new ", 1);
-  ReportOptions options;
-  options.format = ReportFormat::kUnified;
-  std::string out = FormatReport(CompareStreams(from, to, {}), options);
-  CHECK(std::count(out.begin(), out.end(), '\n') == 1 + 2 + 1 + 2 * (kLines + 1) + 4);
-  CHECK(out.find("+    new 39999\n kind: A\n") != std::string::npos);
 }
 
 TEST_CASE("unified hunks keep N lines of context and merge changes closer than 2N") {
@@ -524,51 +509,6 @@ TEST_CASE("the legacy comparison prints the TrainJob, its runtime and its file P
         "\n\n0 TrainJobs checked: 0 changed, 0 unchanged; 1 could not be checked\n");
 }
 
-TEST_CASE("the migration check classes each TrainJob by the state of the cluster, first match wins") {
-  auto job = [](std::string name) {
-    TrainJob j;
-    j.metadata.namespace_ = "ml";
-    j.metadata.name = std::move(name);
-    return j;
-  };
-  TrainJob kueue = job("kueue");
-  kueue.spec.managed_by = "kueue.x-k8s.io/multikueue";
-  kueue.status.complete = true;  // managedBy decides first
-  TrainJob ours = job("ours");
-  ours.spec.managed_by = kTrainJobControllerName;
-  TrainJob complete = job("complete");
-  complete.status.complete = true;
-  TrainJob failed = job("failed");
-  failed.status.failed = true;
-  TrainJob running = job("running");
-  running.status.has_jobs_status = true;  // ignored while the inputs hold JobSets
-  TrainJob suspended = job("suspended");
-  suspended.spec.suspend = true;
-  TrainJob paused_jobset = job("paused-jobset");
-
-  std::vector<JobSetState> jobsets = {{"ml", "running", false, {}},
-                                      {"ml", "suspended", false, {}},
-                                      {"ml", "paused-jobset", true, {}},
-                                      {"other", "ours", false, {}}};
-  ClusterState with_jobsets(jobsets);
-  CHECK(with_jobsets.Classify(kueue) == Reach::kManagedElsewhere);
-  CHECK(with_jobsets.Classify(ours) == Reach::kNow);  // its JobSet is in another namespace
-  CHECK(with_jobsets.Classify(complete) == Reach::kFinished);
-  CHECK(with_jobsets.Classify(failed) == Reach::kFinished);
-  CHECK(with_jobsets.Classify(running) == Reach::kAfterSuspendAndResume);
-  CHECK(with_jobsets.Classify(suspended) == Reach::kOnResume);
-  CHECK(with_jobsets.Classify(paused_jobset) == Reach::kOnResume);
-
-  // Without JobSets in the inputs, status.jobsStatus says the JobSet exists, and the Suspended
-  // condition stands for its suspension.
-  ClusterState from_status({});
-  CHECK(from_status.Classify(running) == Reach::kAfterSuspendAndResume);
-  running.status.suspended = true;
-  CHECK(from_status.Classify(running) == Reach::kOnResume);
-  CHECK(from_status.Classify(ours) == Reach::kNow);
-  CHECK(from_status.Classify(kueue) == Reach::kManagedElsewhere);
-}
-
 // A changed TrainJob of a migration report: each change explained by the MPI reason, asking `asks`.
 ReportGroup ChangedGroup(const TrainJob& job, const Runtime& runtime, Reach reach, std::vector<ObjectDiff> diffs,
                          const std::string& asks) {
@@ -744,114 +684,6 @@ TEST_CASE("GitHub workflow commands escape their data and properties") {
   CHECK(FormatReport(CompareStreams(from, to, {}), options) ==
         "::warning file=a%2Cb%3Ac%25.yaml,line=1,title=trainer diff::A a changes 1 field%0Av: 50%25 → "
         "\"line\\nbreak\"\n");
-}
-
-namespace {
-
-// A runtime `plain` whose trainer Job runs python:3.12, then tests/mpi_runtime.yaml (openmpi).
-std::string MigrationRuntimes() {
-  std::ifstream in(TRAINER_SOURCE_DIR "/tests/mpi_runtime.yaml");
-  std::string mpi((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  REQUIRE(!mpi.empty());
-  return "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: ClusterTrainingRuntime\nmetadata: {name: plain}\n"
-         "spec:\n  template:\n    spec:\n      replicatedJobs:\n      - name: node\n        template:\n"
-         "          metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}\n"
-         "          spec: {template: {spec: {containers: [{name: node, image: python:3.12}]}}}\n---\n" +
-         mpi;
-}
-
-std::string MigrationJob(const std::string& name, const std::string& runtime, const std::string& image) {
-  return "---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: " + name +
-         "}\nspec:\n  runtimeRef: {name: " + runtime + "}\n  trainer: {image: " + image + "}\n";
-}
-
-Inputs LoadMigration(testing::FakeFileSystem& fs, const std::string& jobs) {
-  fs.files["runtimes.yaml"] = MigrationRuntimes();
-  fs.files["jobs.yaml"] = jobs;
-  LoadOptions load;
-  load.paths = {"runtimes.yaml", "jobs.yaml"};
-  Inputs inputs = Load(load, fs);
-  inputs.Checkpoint();
-  return inputs;
-}
-
-// The bytes of the TrainJob's objects as YAML, as the output size limit counts them.
-std::size_t RenderedBytes(const RenderedJob& rendered) {
-  std::size_t bytes = 0;
-  for (const Tree& object : rendered.objects) {
-    std::string text;
-    WriteYaml(object, text);
-    bytes += text.size();
-  }
-  return bytes;
-}
-
-std::string MigrationError(const Inputs& inputs, const RenderOptions& options) {
-  try {
-    CheckMigration(inputs, options, {}, nullptr);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-}  // namespace
-
-TEST_CASE("the migration check keeps of each TrainJob its changed objects only, without their renderings") {
-  testing::FakeFileSystem fs;
-  Inputs inputs = LoadMigration(fs, MigrationJob("same", "plain", "app:1") + MigrationJob("pi", "openmpi", "app:2"));
-  ReportOptions unified;
-  unified.format = ReportFormat::kUnified;
-  unified.context = 1;
-  Report report = CheckMigration(inputs, RenderOptions{}, {}, nullptr, false, &unified);
-  REQUIRE(report.groups.size() == 2);
-  CHECK(report.groups[0].objects.empty());
-  CHECK(report.groups[0].unchanged == 1);
-  REQUIRE(report.groups[1].objects.size() == 1);  // the JobSet; the hostfile and the SSH keys are the same
-  CHECK(report.groups[1].unchanged == 2);
-  CHECK(report.groups[1].objects[0].diff.from == nullptr);
-  CHECK(report.groups[1].objects[0].diff.to == nullptr);
-  CHECK(Summarize(report).objects == 4);
-  CHECK(FormatReport(report, unified) ==
-        "# jobs.yaml:9: TrainJob default/pi changes now\n"
-        "--- JobSet default/pi (legacy)\n"
-        "+++ JobSet default/pi (current)\n"
-        "@@ -79,3 +79,3 @@\n"
-        "             containers:\n"
-        "-            - image: mpi/worker:1\n"
-        "+            - image: app:2\n"
-        "               name: node\n");
-  CHECK(FormatReport(report, ReportOptions{}) ==
-        "jobs.yaml:9: TrainJob default/pi on openmpi (ClusterTrainingRuntime) changes now\n"
-        "  JobSet default/pi\n"
-        "    spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image\n"
-        "      mpi/worker:1 → app:2\n"
-        "      reason: MPI nodes now run the TrainJob image\n"
-        "      asks: the runtime sets no command for the MPI nodes: they now start the TrainJob image's entrypoint, "
-        "which must run the MPI node (its SSH server)\n"
-        "      source: jobs.yaml:14:13, set by MPI\n"
-        "\n"
-        "2 TrainJobs checked: 1 changed (1 now), 1 unchanged\n");
-}
-
-TEST_CASE("the migration check reports the legacy renderings' size limit first, as though they all came first") {
-  testing::FakeFileSystem fs;
-  // The current rendering of `long` is the larger: it runs the TrainJob's image on the MPI nodes.
-  const std::string image = "registry.example.com/a/long/name/for/the/trainer/image:1";
-  Inputs inputs = LoadMigration(fs, MigrationJob("long", "openmpi", image) + MigrationJob("next", "plain", "app:1"));
-  RenderOptions legacy;
-  legacy.legacy_image = true;
-  std::vector<RenderedJob> legacy_renderings = RenderJobs(inputs, legacy);
-  std::vector<RenderedJob> current_renderings = RenderJobs(inputs, RenderOptions{});
-  const std::size_t first = RenderedBytes(legacy_renderings[0]);
-  REQUIRE(RenderedBytes(current_renderings[0]) > first + 1);
-  RenderOptions options;
-  options.max_output_bytes = first + 1;
-  const std::string limit = "output larger than " + std::to_string(first + 1) + " bytes (output size limit)";
-  CHECK(MigrationError(inputs, options) == "jobs.yaml:14:3: TrainJob default/next: spec.trainer.numNodes: " + limit);
-  // Without the second TrainJob, the legacy renderings keep to the limit, and the current ones do not.
-  Inputs one = LoadMigration(fs, MigrationJob("long", "openmpi", image));
-  CHECK(MigrationError(one, options) == "jobs.yaml:7:3: TrainJob default/long: spec.trainer.numNodes: " + limit);
 }
 
 TEST_CASE("report formats are parsed by name") {

@@ -88,8 +88,7 @@ class RealFileSystem : public FileSystem {
     return files;
   }
 
-  // The file's device and inode: one stat, where resolving the path's links took a readlink per
-  // component of it.
+  // The file's device and inode, by one stat.
   std::string Identity(const std::string& path) override {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) return path;

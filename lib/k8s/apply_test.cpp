@@ -110,89 +110,6 @@ TEST_CASE("UpsertEnvVars applies updates one after another, so the last of one n
   CHECK(Flow(env) == R"([{name: "A", value: "3"}, {name: "B", value: "2"}])");
 }
 
-// Growth: the upserts index items by key, so that N items and N updates cost about N, not N².
-// Each case takes well under a second; scanning the list for every update took minutes.
-
-namespace {
-
-Tree NamedItem(const char* key, const std::string& name, std::int64_t value) {
-  Tree item = Tree::Map();
-  item.Set(key, Tree::String(name));
-  item.Set("value", Tree::Int(value));
-  return item;
-}
-
-}  // namespace
-
-TEST_CASE("UpsertEnvVars upserts 40000 updates into 40000 env vars in linear time" * doctest::test_suite("growth")) {
-  constexpr int kItems = 40000;
-  std::vector<Tree> env;
-  for (int i = 0; i < kItems; ++i) env.push_back(NamedItem("name", "E" + std::to_string(i), i));
-  std::vector<Tree> updates;
-  // Every odd update replaces an existing item (from the end of the list backwards), every even
-  // one appends a new name, and the last one replaces an item an earlier update appended.
-  for (int i = 0; i < kItems; ++i) {
-    updates.push_back(i % 2 ? NamedItem("name", "E" + std::to_string(kItems - i), -i)
-                            : NamedItem("name", "N" + std::to_string(i), -i));
-  }
-  updates.push_back(NamedItem("name", "N0", 7));
-  UpsertEnvVars(env, std::move(updates));
-  REQUIRE(env.size() == kItems + kItems / 2);
-  CHECK(env[kItems - 1].Find("value")->AsInt() == -1);
-  CHECK(env[kItems - 2].Find("value")->AsInt() == kItems - 2);
-  CHECK(env[1].Find("value")->AsInt() == -(kItems - 1));
-  CHECK(*env[kItems].FindString("name") == "N0");
-  CHECK(env[kItems].Find("value")->AsInt() == 7);
-  CHECK(*env.back().FindString("name") == "N" + std::to_string(kItems - 2));
-}
-
-TEST_CASE("UpsertVolumes and UpsertVolumeMounts upsert 40000 new items in linear time" *
-          doctest::test_suite("growth")) {
-  constexpr int kItems = 40000;
-  std::vector<Tree> volumes;
-  std::vector<Tree> mounts;
-  std::vector<Tree> volume_updates;
-  std::vector<Tree> mount_updates;
-  for (int i = 0; i < kItems; ++i) {
-    volume_updates.push_back(NamedItem("name", "v" + std::to_string(i), i));
-    mount_updates.push_back(NamedItem("mountPath", "/m/" + std::to_string(i), i));
-  }
-  UpsertVolumes(volumes, std::move(volume_updates));
-  UpsertVolumeMounts(mounts, std::move(mount_updates));
-  CHECK(volumes.size() == kItems);
-  CHECK(mounts.size() == kItems);
-  CHECK(*volumes.back().FindString("name") == "v" + std::to_string(kItems - 1));
-}
-
-TEST_CASE("UpsertPorts upserts 40000 ports in linear time, matching by number or name" *
-          doctest::test_suite("growth")) {
-  constexpr int kItems = 40000;
-  auto port = [](std::int64_t number, const std::string& name) {
-    Tree p = Tree::Map();
-    p.Set("containerPort", Tree::Int(number));
-    p.Set("name", Tree::String(name));
-    return p;
-  };
-  std::vector<Tree> ports;
-  for (int i = 0; i < kItems; ++i) ports.push_back(port(i, "p" + std::to_string(i)));
-  std::vector<Tree> updates;
-  for (int i = 0; i < kItems; ++i) updates.push_back(port(kItems + i, "q" + std::to_string(i)));
-  // Port 5 takes the name p7: the first match is item 5 (by number), which then holds p7 too; the
-  // next update named p7 matches item 5, the first item with that name now.
-  updates.push_back(port(5, "p7"));
-  updates.push_back(port(99999999, "p7"));
-  // The number of item 3 under a new name, then a name that item 3 no longer holds.
-  updates.push_back(port(3, "r3"));
-  updates.push_back(port(88888888, "p3"));
-  UpsertPorts(ports, std::move(updates));
-  REQUIRE(ports.size() == 2 * kItems + 1);
-  CHECK(ports[5].Find("containerPort")->AsInt() == 99999999);
-  CHECK(*ports[5].FindString("name") == "p7");
-  CHECK(*ports[7].FindString("name") == "p7");
-  CHECK(*ports[3].FindString("name") == "r3");
-  CHECK(ports.back().Find("containerPort")->AsInt() == 88888888);
-}
-
 // ---- UpsertPorts -------------------------------------------------------------------------------
 
 TEST_CASE("UpsertPorts: match by port number") {
@@ -224,6 +141,16 @@ TEST_CASE("UpsertPorts: insert new port with different names") {
   std::vector<Tree> ports = Items("[{name: http, containerPort: 8080}]");
   UpsertPorts(ports, Items("[{name: metrics, containerPort: 9090}]"));
   CHECK(Flow(ports) == R"([{containerPort: 8080, name: "http"}, {containerPort: 9090, name: "metrics"}])");
+}
+
+TEST_CASE("UpsertPorts matches each update against the names and numbers that earlier updates left") {
+  // Port 5 takes the name p7 from the first port that matches, by number; the next update named p7
+  // matches port 5, the first port of that name now. Port 3 takes the name r3, so p3 is new.
+  std::vector<Tree> ports = Items("[{containerPort: 3, name: p3}, {containerPort: 5, name: p5}, {containerPort: 7, name: p7}]");
+  UpsertPorts(ports, Items("[{containerPort: 5, name: p7}, {containerPort: 99, name: p7}, {containerPort: 3, name: r3}, "
+                           "{containerPort: 88, name: p3}]"));
+  CHECK(Flow(ports) == R"([{containerPort: 3, name: "r3"}, {containerPort: 99, name: "p7"}, )"
+                       R"({containerPort: 7, name: "p7"}, {containerPort: 88, name: "p3"}])");
 }
 
 TEST_CASE("UpsertPorts appends an unnamed port when the existing one has a name") {

@@ -197,30 +197,3 @@ status:
 }
 
 }  // namespace trainer
-
-namespace trainer {
-
-TEST_CASE("apply of 30000 items in reverse order onto the same 30000, and of 30000 labels, takes linear time" *
-          doctest::test_suite("growth")) {
-  constexpr int kItems = 30000;
-  Tree live = Tree::Map(), applied = Tree::Map();
-  Tree& live_items = live.Set("items", Tree::List());
-  Tree& applied_items = applied.Set("items", Tree::List());
-  Tree& live_labels = live.Child("labels");
-  Tree& applied_labels = applied.Child("labels");
-  for (int i = 0; i < kItems; ++i) {
-    live_items.Append(Tree::Map()).Set("name", Tree::String("v" + std::to_string(i)));
-    applied_items.Append(Tree::Map()).Set("name", Tree::String("v" + std::to_string(kItems - 1 - i)));
-    live_labels.Set("l" + std::to_string(i), Tree::String("old"));
-    applied_labels.Set("l" + std::to_string(kItems - 1 - i), Tree::String("new"));
-  }
-  const Tree out = ApplyOnto(live, applied, ApplySchema(kRules));
-  const std::vector<Tree>& items = out.Find("items")->items();
-  REQUIRE(items.size() == kItems);
-  CHECK(*items.front().FindString("name") == "v" + std::to_string(kItems - 1));
-  CHECK(*items.back().FindString("name") == "v0");
-  CHECK(out.Find("labels")->size() == kItems);
-  CHECK(*out.Find("labels")->FindString("l0") == "new");
-}
-
-}  // namespace trainer

@@ -2,7 +2,6 @@
 
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -107,6 +106,14 @@ TEST_CASE("strategic merge deletes a key whose patch value is null") {
   CHECK(pod.Find("metadata")->Find("labels")->size() == 1);
 }
 
+TEST_CASE("strategic merge takes a map the original lacks whole, without its null values") {
+  Tree pod = PatchPod("metadata: {labels: {a: x, b: x}}", "metadata: {labels: {a: null, added: {inner: null}}}");
+  const Tree& labels = *pod.Find("metadata")->Find("labels");
+  REQUIRE(labels.size() == 2);
+  CHECK(labels.KeyAt(0) == "b");
+  CHECK(labels.Find("added")->size() == 0);
+}
+
 TEST_CASE("strategic merge refuses a merge-list item without its merge key, with upstream's message") {
   Tree pod = Yaml("spec: {imagePullSecrets: [{name: a}]}");
   try {
@@ -123,101 +130,6 @@ TEST_CASE("strategic merge keeps the origin of values taken from the patch") {
   const Tree& b = pod.Find("spec")->Find("containers")->items()[1];
   CHECK(b.Find("image")->origin().line == 1);
   CHECK(b.Find("image")->text() == "patched");
-}
-
-// Growth: positions in the original and the patch are looked up by key, so that merging into a
-// list of N items costs about N log N. Each case takes well under a second; looking positions up
-// by scanning took minutes.
-
-namespace {
-
-// A pod template whose `list` holds `n` items {name: <prefix><i>}, or scalars <prefix><i>.
-Tree ManyItems(const char* parent, const char* list, const std::string& prefix, int n, bool scalars = false) {
-  Tree items = Tree::List();
-  for (int i = 0; i < n; ++i) {
-    std::string name = prefix + std::to_string(i);
-    if (scalars) {
-      items.Append(Tree::String(name));
-    } else {
-      Tree item = Tree::Map();
-      item.Set("name", Tree::String(name));
-      items.Append(std::move(item));
-    }
-  }
-  Tree pod = Tree::Map();
-  pod.Child(parent).Set(list, std::move(items));
-  return pod;
-}
-
-std::vector<std::string> ItemNames(const Tree& pod, const char* parent, const char* list) {
-  std::vector<std::string> names;
-  for (const Tree& item : pod.Find(parent)->Find(list)->items())
-    names.push_back(item.IsMap() ? *item.FindString("name") : item.text());
-  return names;
-}
-
-}  // namespace
-
-TEST_CASE("strategic merge of a two-item patch into 30000 volumes takes linear time" * doctest::test_suite("growth")) {
-  constexpr int kItems = 30000;
-  Tree pod = ManyItems("spec", "volumes", "v", kItems);
-  StrategicMerge(pod, Yaml("spec: {volumes: [{name: v15000, emptyDir: {}}, {name: added}]}"),
-                 PodTemplateSpecMergeLists());
-  std::vector<std::string> names = ItemNames(pod, "spec", "volumes");
-  REQUIRE(names.size() == kItems + 1);
-  CHECK(names[15000] == "v15000");
-  CHECK(names[15001] == "added");  // after its patch neighbour, as "B D" gives "A B D C"
-  CHECK(names[15002] == "v15001");
-  CHECK(names.back() == "v" + std::to_string(kItems - 1));
-  CHECK(pod.Find("spec")->Find("volumes")->items()[15000].Find("emptyDir") != nullptr);
-}
-
-TEST_CASE("strategic merge of 30000 volumes in reverse order into the same 30000 takes n log n time" *
-          doctest::test_suite("growth")) {
-  constexpr int kItems = 30000;
-  Tree pod = ManyItems("spec", "volumes", "v", kItems);
-  Tree patch = ManyItems("spec", "volumes", "v", kItems);
-  std::vector<Tree>& items = patch.Find("spec")->Find("volumes")->items();
-  std::reverse(items.begin(), items.end());
-  StrategicMerge(pod, patch, PodTemplateSpecMergeLists());
-  std::vector<std::string> names = ItemNames(pod, "spec", "volumes");
-  REQUIRE(names.size() == kItems);
-  CHECK(names.front() == "v" + std::to_string(kItems - 1));
-  CHECK(names.back() == "v0");
-}
-
-TEST_CASE("strategic merge unions 30000 finalizers with 30000 more in n log n time" * doctest::test_suite("growth")) {
-  constexpr int kItems = 30000;
-  Tree pod = ManyItems("metadata", "finalizers", "f", kItems, true);
-  // The patch repeats every other original finalizer and brings as many new ones.
-  Tree patch = Tree::Map();
-  Tree& list = patch.Child("metadata").Set("finalizers", Tree::List());
-  for (int i = 0; i < kItems; ++i) list.Append(Tree::String(i % 2 ? "g" + std::to_string(i) : "f" + std::to_string(i)));
-  StrategicMerge(pod, patch, PodTemplateSpecMergeLists());
-  std::vector<std::string> names = ItemNames(pod, "metadata", "finalizers");
-  CHECK(names.size() == kItems + kItems / 2);
-  std::sort(names.begin(), names.end());
-  CHECK(std::adjacent_find(names.begin(), names.end()) == names.end());
-}
-
-TEST_CASE("strategic merge deletes 30000 of 60000 labels by null in linear time" * doctest::test_suite("growth")) {
-  constexpr int kItems = 60000;
-  Tree pod = Tree::Map();
-  Tree& labels = pod.Child("metadata").Child("labels");
-  Tree patch = Tree::Map();
-  Tree& nulls = patch.Child("metadata").Child("labels");
-  for (int i = 0; i < kItems; ++i) {
-    labels.Set("l" + std::to_string(i), Tree::String("x"));
-    if (i % 2 == 0) nulls.Set("l" + std::to_string(i), Tree::Null());
-  }
-  nulls.Set("added", Tree::Map()).Set("inner", Tree::Null());  // taken whole, without its null
-  StrategicMerge(pod, patch, PodTemplateSpecMergeLists());
-  const Tree& merged = *pod.Find("metadata")->Find("labels");
-  REQUIRE(merged.size() == kItems / 2 + 1);
-  CHECK(merged.KeyAt(0) == "l1");
-  CHECK(merged.Find("l2") == nullptr);
-  CHECK(merged.Find("l59999") != nullptr);
-  CHECK(merged.Find("added")->size() == 0);
 }
 
 TEST_CASE("GoValueString prints maps with sorted keys as Go's %v does") {

@@ -135,38 +135,4 @@ TEST_CASE("PreBuildSync writes a PodSet's count to the first replicatedJob of it
         "- name: a\n");
 }
 
-// Growth: a PodSet's count went to its replicatedJob through a scan of all of them, so N Jobs cost
-// N² (81 s for 64000 in an ordinary build here).
-TEST_CASE("the JobSet plugin syncs and builds 64000 replicatedJobs in linear time" * doctest::test_suite("growth")) {
-  constexpr int kJobs = 64000;
-  TrainJob job = PlainJob();
-  Info info;
-  info.template_spec.obj_apply = Tree::Map();
-  Tree& rjobs = info.template_spec.obj_apply.Set("replicatedJobs", Tree::List());
-  for (int i = 0; i < kJobs; ++i) {
-    const std::string name = "j" + std::to_string(i);
-    Tree rjob = Tree::Map();
-    rjob.Set("name", Tree::String(name));
-    Tree container = Tree::Map();
-    container.Set("name", Tree::String(kNode));
-    Tree& pod_spec = rjob.Child("template").Child("spec").Child("template").Child("spec");
-    pod_spec.Set("containers", Tree::List()).Append(std::move(container));
-    rjobs.Append(std::move(rjob));
-    PodSet ps = testing::NewPodSet(name.c_str(), 1 + i % 5);
-    ps.containers.push_back(Container{.name = kNode});
-    info.template_spec.pod_sets.push_back(std::move(ps));
-  }
-  auto plugin = NewJobSet(RenderOptions{});
-  dynamic_cast<PreComponentBuilderPlugin&>(*plugin).PreBuildSync(info, job);
-  std::vector<Tree> objects;
-  dynamic_cast<ComponentBuilderPlugin&>(*plugin).Build(info, job, objects);
-  REQUIRE(objects.size() == 1);
-  const Tree& built = *objects[0].Find("spec")->Find("replicatedJobs");
-  REQUIRE(built.items().size() == kJobs);
-  for (int i = 0; i < kJobs; ++i) {
-    const Tree* parallelism = built.items()[i].Find("template")->Find("spec")->Find("parallelism");
-    if (parallelism == nullptr || parallelism->AsInt() != 1 + i % 5) FAIL("replicatedJob " << i);
-  }
-}
-
 }  // namespace trainer::plugins

@@ -197,8 +197,7 @@ TEST_CASE("a wrong value fails once where legacy.yaml is absent, and --update re
   CHECK(updated.changes[0].content->find("# Source: s/c/input.yaml: TrainJob default/job") != std::string::npos);
 }
 
-TEST_CASE("an expected file of more values than one input may hold is read, as --update may write one" *
-          doctest::test_suite("growth")) {
+TEST_CASE("an expected file of more values than one input may hold is read, as --update may write one") {
   // A rendering may hold more values than the reader admits in one input (env copied into every
   // trainer container, patches into every job): what --update writes must read back.
   std::string big = "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: big, namespace: default}\ndata: [0";
@@ -455,7 +454,7 @@ TEST_CASE("an update never writes through a symbolic link planted in a case fold
   std::string victim = dir.Put("victim", "precious\n");
   dir.Put("s/c/input.yaml", kInput);
   std::string current = (dir.path / "s/c/current.yaml").string();
-  // The temporary name of older versions of trainer, a fixed one.
+  // A link at a fixed temporary name beside the file, as an attacker would guess it.
   stdfs::create_symlink(victim, current + ".trainer-tmp");
   ApplyChanges({{current, kExpected}}, *NewRealFileWriter());
   CHECK(Slurp(current) == kExpected);

@@ -67,6 +67,8 @@ struct NextApply {
   // Fields the legacy apply sets whose live values differ already (a JobSet edited by hand, a
   // runtime edited since the JobSet was made): live (from) against the legacy apply (to).
   std::vector<FieldChange> drift;
+  // Whether the drift alone blocks the TrainJob: the legacy controller's apply is refused too.
+  bool legacy_refused = false;
 };
 
 // In diff/report.h, which includes this header for Reach and NextApply.

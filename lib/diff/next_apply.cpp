@@ -40,12 +40,19 @@ NextApply PredictNextApply(const LiveJobSet& live, const Tree& legacy, const Tre
     // The API server refuses the apply itself (a list item twice): so does the cluster.
     for (const Diagnostic& d : e.diagnostics()) next.refusals.push_back(d.Format());
   }
-  // Drift: what the legacy controller's apply would change on the live JobSet, suspension apart.
+  // Drift: what the legacy controller's apply would change on the live JobSet, suspension apart;
+  // and whether that controller's own next apply is refused for it.
   if (live.object != nullptr) {
     try {
       next.drift = DiffTrees(*object, ApplyOnto(*object, WithSuspend(legacy, live.suspended), JobSetApplySchema()));
+      if (!next.drift.empty() && !next.refusals.empty()) {
+        Tree legacy_apply = ApplyOnto(*object, WithSuspend(legacy, suspend), JobSetApplySchema());
+        ApplyJobSetSchemaDefaults(legacy_apply);
+        next.legacy_refused = !ValidateJobSetUpdate(*object, legacy_apply).empty();
+      }
     } catch (const Error&) {
       // The legacy apply is refused as the current one is: nothing to compare.
+      next.legacy_refused = !next.refusals.empty();
     }
   }
   return next;

@@ -84,6 +84,7 @@ TEST_CASE("the controller's next apply on a live JobSet, as the JobSet webhook j
     NextApply next = PredictNextApply(LiveJobSet{&live, false}, legacy, legacy);
     CHECK(next.refusals.empty());
     CHECK(next.drift.empty());
+    CHECK_FALSE(next.legacy_refused);
   }
   SUBCASE("pod-template labels may change while the JobSet is being suspended or is suspended") {
     const Tree labelled = Applied("rt:1", "", "{team: b}");
@@ -109,6 +110,23 @@ TEST_CASE("the controller's next apply on a live JobSet, as the JobSet webhook j
     CHECK(next.drift[0].from->text() == "rt:0");
     CHECK(next.drift[0].to->text() == "rt:1");
     CHECK(next.refusals.size() == 1);
+    // The image drifted under spec.replicatedJobs: the legacy controller's resume is refused too.
+    CHECK(next.legacy_refused);
+  }
+  SUBCASE("drift the webhook lets the legacy apply change: the upgrade alone blocks") {
+    const Tree legacy_b = Applied("rt:1", "", "{team: b}");
+    const Tree moved_b = Applied("app:2", "", "{team: b}");
+    Tree live = Live(Applied("rt:1", "", "{team: a}"), true);  // suspended: pod-template labels may change
+    NextApply next = PredictNextApply(LiveJobSet{&live, true}, legacy_b, moved_b);
+    CHECK_FALSE(next.drift.empty());
+    CHECK(next.refusals.size() == 1);
+    CHECK_FALSE(next.legacy_refused);
+  }
+  SUBCASE("drift alone, without a change of the upgrade, blocks the TrainJob") {
+    Tree live = Live(Applied("rt:0"), false);
+    NextApply next = PredictNextApply(LiveJobSet{&live, false}, legacy, legacy);
+    CHECK(next.refusals.size() == 1);
+    CHECK(next.legacy_refused);
   }
   SUBCASE("predicted from status: the live JobSet is the legacy rendering as the webhooks defaulted it") {
     NextApply next = PredictNextApply(LiveJobSet{nullptr, false}, legacy, moved);

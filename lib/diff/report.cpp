@@ -153,13 +153,16 @@ std::string PartlyAcknowledged(const ReportGroup& group) {
 
 bool IsAcknowledged(const ReportObject& o, std::size_t i) { return i < o.acknowledged.size() && o.acknowledged[i]; }
 
-// What to do about a blocked TrainJob.
+// What to do about a blocked TrainJob. Holding the upgrade helps only where the upgrade blocks it.
 std::string FixText(const ReportGroup& group) {
   const ObjectMeta& m = group.job->metadata;
+  const bool by_drift = group.next_apply && group.next_apply->legacy_refused;
   return Printable(fmt::format(
-      "delete JobSet {}/{} (the controller recreates it with the current behaviour; its pods restart), or hold the "
-      "upgrade for this TrainJob",
-      m.namespace_, m.name));
+      "delete JobSet {}/{} (the controller recreates it with the current behaviour; its pods restart){}", m.namespace_,
+      m.name,
+      by_drift ? "; holding the upgrade does not help: the legacy controller's apply is refused too, for the drift "
+                 "below"
+               : ", or hold the upgrade for this TrainJob"));
 }
 
 // The lines a blocked or drifted TrainJob's report adds about its live JobSet (human and github).
@@ -382,8 +385,10 @@ std::vector<RuntimeChange> ByRuntime(const Report& report) {
   for (const ReportGroup& group : report.groups) {
     if (!group.Checked() || !group.Changed() || group.runtime == nullptr) continue;
     std::vector<std::string> reasons = Reasons(group.objects);
-    std::string text =
-        reasons.empty() ? std::string("changes no known reason explains") : fmt::format("{}", fmt::join(reasons, "; "));
+    std::string text = !reasons.empty() ? fmt::format("{}", fmt::join(reasons, "; "))
+                       : group.Drifted() && Blocked(group.reach)
+                           ? std::string("blocked by the live JobSet's drift, without changes of the upgrade")
+                           : std::string("changes no known reason explains");
     auto [it, added] = index.emplace(std::make_pair(RuntimeLabel(*group.runtime), text), out.size());
     if (added) out.push_back(RuntimeChange{group.runtime, std::move(text)});
     RuntimeChange& entry = out[it->second];
@@ -611,9 +616,10 @@ std::string FormatGithub(const Report& report) {
       }
       if (!group.Changed() && !group.Drifted()) continue;
       GroupCounts n = Count(group);
+      std::string details = Details(n.modified, n.fields, n.added, n.removed);
       std::vector<std::string> lines = {fmt::format(
-          "{} {} the current image behaviour: {}{}", ChangesText(report, group), report.by_runtime ? "by" : "with",
-          Details(n.modified, n.fields, n.added, n.removed), group.Acknowledged() ? " (acknowledged)" : "")};
+          "{} {} the current image behaviour{}{}", ChangesText(report, group), report.by_runtime ? "by" : "with",
+          details.empty() ? "" : ": " + details, group.Acknowledged() ? " (acknowledged)" : "")};
       for (const ReportObject& o : group.objects) {
         if (!Changed(o)) continue;
         if (o.diff.type != ChangeType::kModify) lines.push_back(ObjectBrief(o));

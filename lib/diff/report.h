@@ -101,8 +101,11 @@ struct ReportSummary {
   std::size_t acknowledged = 0;  // --baseline: changed TrainJobs wholly acknowledged (counted in changed_trainjobs)
   std::size_t acknowledged_objects = 0;  // objects whose every change is acknowledged (counted in modified...)
 
-  // Whether anything changes that the baseline does not acknowledge.
-  bool Differs() const { return modified + added + removed > acknowledged_objects; }
+  // Whether anything changes that the baseline does not acknowledge, or a TrainJob is blocked (a
+  // blocked TrainJob is never acknowledged, and may be blocked by drift alone, without changes).
+  bool Differs() const {
+    return modified + added + removed > acknowledged_objects || suspend_blocked + resume_blocked > 0;
+  }
 };
 
 ReportSummary Summarize(const Report& report);

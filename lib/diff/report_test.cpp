@@ -947,6 +947,20 @@ TEST_CASE("a change the baseline records is acknowledged, unless its new value d
   CHECK_FALSE(Summarize(report).Differs());
 }
 
+TEST_CASE("a TrainJob blocked by its live JobSet's drift alone, without changes, is a difference") {
+  TrainJob job;
+  Report report;
+  report.by_trainjob = true;
+  ReportGroup group;
+  group.job = &job;
+  group.reach = Reach::kSuspendBlocked;
+  report.groups.push_back(std::move(group));
+  const ReportSummary s = Summarize(report);
+  CHECK(s.modified + s.added + s.removed == 0);
+  CHECK(s.suspend_blocked == 1);
+  CHECK(s.Differs());
+}
+
 TEST_CASE("a TrainJob with some of its changes in the baseline says how many, and still differs") {
   BaselineFixture f;
   f.legacy_objects = {JobSet({{"launcher", true, "rt:1"}, {"node", false, "rt:1"}})};

@@ -6,7 +6,7 @@ set -u
 source "$(dirname "$0")/lib.sh"
 trainer=$1
 cd "$(dirname "$0")/.."
-input=testdata/40-mpi-launcher-and-nodes/input.yaml
+input=tests/cases/render-mpi-launcher-and-nodes/input.yaml
 dump=(tests/dumps/status-only -r tests/dumps/runtimes.yaml)
 
 run() {  # run ARGS... ; sets $rc, $out, $err

@@ -24,10 +24,10 @@ check "an unknown flag prints nothing on stdout" test -z "$out"
 run
 check "no command exits 2" test "$rc" -eq 2
 
-run render examples/quickstart.yaml testdata/13-unknown-field/input.yaml
+run render examples/quickstart.yaml tests/cases/render-unknown-field/input.yaml
 check "one bad TrainJob fails the whole run with exit 2" test "$rc" -eq 2
 check "a failed run prints nothing on stdout" test -z "$out"
-check "the error names file:line:col" grep -q '^testdata/13-unknown-field/input.yaml:9:5: ' "$tmp/err"
+check "the error names file:line:col" grep -q '^tests/cases/render-unknown-field/input.yaml:9:5: ' "$tmp/err"
 
 run render examples/quickstart.yaml -s jobset/quickstart
 check "--show-only selects by kind and name" test "$rc" -eq 0 -a -n "$out"
@@ -53,17 +53,17 @@ check "--snapshots --output-dir writes the snapshot a TrainJob lacks, not the on
 jobset.x-k8s.io_v1alpha2_JobSet_ml_pinned.yaml v1_ConfigMap_ml_fresh-runtime-snapshot.yaml "
 run render --snapshots --legacy tests/dumps/snapshots.yaml -r tests/dumps/snapshot-runtime.yaml -s cm
 check "... as it prints it" test "$out" = "$(cat "$tmp/snap/v1_ConfigMap_ml_fresh-runtime-snapshot.yaml")"
-run render examples/quickstart.yaml testdata/13-unknown-field/input.yaml --output-dir "$tmp/dir2"
+run render examples/quickstart.yaml tests/cases/render-unknown-field/input.yaml --output-dir "$tmp/dir2"
 check "a failed run writes no files" test ! -e "$tmp/dir2"
 # Objects are staged as their TrainJob renders; a TrainJob failing after one that rendered must
 # still leave nothing behind, in a new directory or in one that exists.
-run render examples/quickstart.yaml testdata/12-runtime-not-found/input.yaml --output-dir "$tmp/dir3"
+run render examples/quickstart.yaml tests/cases/render-runtime-not-found/input.yaml --output-dir "$tmp/dir3"
 check "a TrainJob failing after one that rendered exits 2" test "$rc" -eq 2
 check "... and leaves no new directory" test ! -e "$tmp/dir3"
 mkdir "$tmp/dir4" && echo keep >"$tmp/dir4/mine.txt"
-run render examples/quickstart.yaml testdata/12-runtime-not-found/input.yaml --output-dir "$tmp/dir4"
+run render examples/quickstart.yaml tests/cases/render-runtime-not-found/input.yaml --output-dir "$tmp/dir4"
 check "... and in an existing directory touches nothing" test "$(ls -A "$tmp/dir4")" = mine.txt
-run render testdata/12-runtime-not-found/input.yaml examples/quickstart.yaml
+run render tests/cases/render-runtime-not-found/input.yaml examples/quickstart.yaml
 check "a failed run prints nothing on stdout, whichever TrainJob fails" test "$rc" -eq 2 -a -z "$out"
 
 # The output is kept in memory and written at the end: TMPDIR does not matter.
@@ -72,7 +72,7 @@ check "a render with an unusable TMPDIR succeeds" test "$rc" -eq 0 -a -n "$out"
 
 # A large output (an MPI job whose hostfile has 200,000 lines) comes out whole, whichever way standard
 # output is opened, and is what --output-dir writes.
-sed 's/numNodes: [0-9]*/numNodes: 200000/' testdata/40-mpi-launcher-and-nodes/input.yaml >"$tmp/big.yaml"
+sed 's/numNodes: [0-9]*/numNodes: 200000/' tests/cases/render-mpi-launcher-and-nodes/input.yaml >"$tmp/big.yaml"
 before=$(ls -A "$tmp")
 TMPDIR="$tmp/no-such-dir" run render "$tmp/big.yaml"
 check "a render of over 4 MiB succeeds" test "$rc" -eq 0 -a "$(stat -c %s "$tmp/out")" -gt $((4 << 20))
@@ -89,7 +89,7 @@ for input in examples/quickstart.yaml "$tmp/big.yaml"; do
     test "$rc" -eq 2 -a "$(cat "$tmp/err")" = "trainer: error: cannot write to standard output: No space left on device"
 done
 # Every command that prints fails with exit 2 when standard output cannot be written.
-for args in "diff --legacy testdata/40-mpi-launcher-and-nodes/input.yaml" "test --check testdata/01-no-mlpolicy" \
+for args in "diff --legacy tests/cases/render-mpi-launcher-and-nodes/input.yaml" "test --check tests/cases/render-no-mlpolicy" \
             version plugins --help --version "render --help"; do
   # shellcheck disable=SC2086
   "$trainer" $args >/dev/full 2>"$tmp/err"
@@ -114,7 +114,7 @@ check "--output-dir with standard output closed still writes its files, exit 0" 
 check "a closed standard error changes nothing" test "$?" -eq 0 -a ! -s "$tmp/out"
 "$trainer" render examples/quickstart.yaml <&- >"$tmp/out" 2>"$tmp/err"
 check "a closed standard input changes nothing" test "$?" -eq 0 -a -s "$tmp/out" -a ! -s "$tmp/err"
-"$trainer" render testdata/12-runtime-not-found/input.yaml --output-dir "$tmp/closed-both" >&- 2>&-
+"$trainer" render tests/cases/render-runtime-not-found/input.yaml --output-dir "$tmp/closed-both" >&- 2>&-
 check "... nor a closed standard error when the run fails: exit 2, no files" test "$?" -eq 2 -a ! -e "$tmp/closed-both"
 
 # TRAINER_PLUGIN_ORDER: one message for any value but reversed and rotated:N.
@@ -132,11 +132,11 @@ rm -rf "$tmp/big.yaml" "$tmp/big.out" "$tmp/big-dir" "$tmp/appended"
 run render examples/quickstart.yaml -o json
 check "-o json prints a v1 List" grep -q '"kind": "List"' "$tmp/out"
 
-run render testdata/40-mpi-launcher-and-nodes/input.yaml -s Secret --generate-ssh-keys
+run render tests/cases/render-mpi-launcher-and-nodes/input.yaml -s Secret --generate-ssh-keys
 key=$(grep 'ssh-privatekey:' "$tmp/out" | head -n 1 | awk '{print $2}' | base64 -d 2>/dev/null)
 check "--generate-ssh-keys writes a real EC private key" grep -q 'BEGIN EC PRIVATE KEY' <<<"$key"
 check "--generate-ssh-keys drops the placeholder annotation" test -z "$(grep placeholder "$tmp/out")"
-run render testdata/40-mpi-launcher-and-nodes/input.yaml -s Secret
+run render tests/cases/render-mpi-launcher-and-nodes/input.yaml -s Secret
 check "without --generate-ssh-keys the Secret is a marked placeholder" grep -q 'trainer-render.local/placeholder' "$tmp/out"
 
 # The options --help lists are checked against the man page and the completions by man_test.sh and
@@ -169,14 +169,14 @@ check "diff --skip-non-trainer without --legacy is a usage error" test "$rc" -eq
 # diff and test take -q as render does: the exit status alone, with errors and warnings on stderr.
 run diff -q --legacy tests/cases/diff-skipped-summary/input.yaml
 check "diff -q exits 0 and prints nothing, not even the skipped objects" test "$rc" -eq 0 -a -z "$out" -a -z "$err"
-run diff --quiet --legacy testdata/40-mpi-launcher-and-nodes/input.yaml
+run diff --quiet --legacy tests/cases/render-mpi-launcher-and-nodes/input.yaml
 check "diff --quiet exits 1 on changes and prints nothing" test "$rc" -eq 1 -a -z "$out" -a -z "$err"
 run diff -q tests/cases/diff-files-human/from.json tests/cases/diff-missing/to.yaml
 check "diff -q still prints errors" test "$rc" -eq 2 -a -z "$out" -a -n "$err"
 run diff -q --legacy tests/cases/diff-empty-input/input.yaml
 check "diff -q says why an input without TrainJobs fails" \
   test "$rc" -eq 2 -a -z "$out" -a "$err" = "trainer: error: no TrainJob in the inputs: the migration check checked nothing (--allow-empty lets an input without TrainJobs pass)"
-run test -q --check testdata/01-no-mlpolicy
+run test -q --check tests/cases/render-no-mlpolicy
 check "test -q exits 0 and prints nothing" test "$rc" -eq 0 -a -z "$out" -a -z "$err"
 run test --quiet --check tests/cases/test-fail/01-no-mlpolicy-altered
 check "test --quiet exits 1 on a failing case and prints nothing" test "$rc" -eq 1 -a -z "$out" -a -z "$err"
@@ -196,7 +196,7 @@ printf 'apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: qui
 run diff --legacy "$tmp/dump" examples/quickstart.yaml
 check "a JobSet is not reported as skipped" test "$rc" -eq 0 -a -z "$err"
 
-(cd "$tmp" && "$trainer" test "$OLDPWD/testdata/84-explain-mpi" "$OLDPWD/testdata/55-flux-templates" >"$tmp/out" 2>&1)
+(cd "$tmp" && "$trainer" test "$OLDPWD/tests/cases/render-explain-mpi" "$OLDPWD/tests/cases/render-flux-templates" >"$tmp/out" 2>&1)
 rc=$?
 check "a case's args paths are relative to the case folder: its suite passes from another folder (exit $rc)" \
   test "$rc" -eq 0
@@ -206,8 +206,8 @@ check "a case's args paths are relative to the case folder: its suite passes fro
 # TrainJob image there); one that has become the same as current.yaml is obsolete, and --update
 # removes it.
 mkdir -p "$tmp/suite/plain" "$tmp/suite/mpi"
-cp testdata/02-plainml-numnodes-from-runtime/input.yaml "$tmp/suite/plain/"
-cp testdata/40-mpi-launcher-and-nodes/input.yaml "$tmp/suite/mpi/"
+cp tests/cases/render-plainml-numnodes-from-runtime/input.yaml "$tmp/suite/plain/"
+cp tests/cases/render-mpi-launcher-and-nodes/input.yaml "$tmp/suite/mpi/"
 run test "$tmp/suite"
 check "trainer test records a new case (exit $rc)" test "$rc" -eq 0 -a -f "$tmp/suite/plain/current.yaml"
 check "... without a legacy.yaml where the rendering with --legacy is the same" test ! -e "$tmp/suite/plain/legacy.yaml"

@@ -1,4 +1,4 @@
-// --explain, checked against the inputs: every value of every testdata case rendered with
+// --explain, checked against the inputs: every value of every render case rendered with
 // --explain, whose comment credits a line of an input, must find there the field the comment
 // names, or else the key or the value it comments. Values credited to a plugin, a CRD default or
 // the command line are not checked here.
@@ -14,6 +14,7 @@
 
 #include "input/loader.h"
 #include "render/render.h"
+#include "tests/golden.h"
 #include "util/error.h"
 
 namespace trainer {
@@ -53,10 +54,9 @@ TEST_CASE("every --explain comment that credits an input line names what that li
   const std::regex yaml_line(R"(^\s*(?:- )?([^:#]+?):(?: (.*?))?  # (.*)$)");
   std::size_t checked = 0;
   std::vector<fs::path> inputs;
-  for (const auto& entry : fs::directory_iterator(fs::path(TRAINER_SOURCE_DIR) / "testdata")) {
-    if (fs::exists(entry.path() / "input.yaml") && !fs::exists(entry.path() / "error")) inputs.push_back(entry.path());
+  for (const fs::path& dir : testing::RenderCases(fs::path(TRAINER_SOURCE_DIR) / "tests" / "cases")) {
+    if (fs::exists(dir / "input.yaml") && !fs::exists(dir / "error")) inputs.push_back(dir);
   }
-  std::sort(inputs.begin(), inputs.end());
   const fs::path cwd = fs::current_path();
   fs::current_path(TRAINER_SOURCE_DIR);
   for (const fs::path& dir : inputs) {

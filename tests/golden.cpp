@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -58,6 +59,9 @@ std::string Trim(std::string s) {
   return s;
 }
 
+// The update switch: TRAINER_UPDATE_GOLDEN=1 rewrites the expected files instead of comparing.
+// Golden files are assertions: read a changed golden against the upstream Go code before
+// committing it; never regenerate to make a failing test pass (tests/cases/README.md).
 bool UpdateGolden() {
   const char* value = std::getenv("TRAINER_UPDATE_GOLDEN");
   return value != nullptr && std::string(value) == "1";
@@ -72,9 +76,9 @@ bool EmptyExpectation(const fs::path& path) {
   return true;
 }
 
-}  // namespace
-
-int RunGoldenCase(const std::string& case_dir, const std::string& plugin_order) {
+// A render case, through lib/suite as `trainer test` runs a user's suite but compared byte for byte
+// (SuiteOptions::exact); the update switch writes as `trainer test --update` does.
+int RunRenderCase(const std::string& case_dir, const std::string& plugin_order) {
   if (EmptyExpectation(fs::path(case_dir) / "error")) return 1;
   // The reruns in another plugin order only compare: the expected files are the registry order's.
   bool update = plugin_order.empty() && UpdateGolden();
@@ -101,20 +105,7 @@ int RunGoldenCase(const std::string& case_dir, const std::string& plugin_order) 
   return result.status == CaseResult::Status::kPassed ? 0 : 1;
 }
 
-int RunCheckSuite(const std::vector<std::string>& dirs) {
-  SuiteOptions options;
-  options.parse_args = app::ParseCaseArgs;
-  auto files = NewRealFileSystem();
-  try {
-    SuiteResult result = RunSuite(FindCases(dirs), SuiteMode::kCheck, *files, options);
-    std::cout << FormatText(result);
-    return result.failed == 0 ? 0 : 1;
-  } catch (const Error& e) {
-    std::cout << e.what() << "\n";
-    return 1;
-  }
-}
-
+// A command case: trainer run as a separate process with the case's arguments.
 int RunCommandCase(const std::string& case_dir) {
   fs::path dir(case_dir);
   std::vector<std::string> args;
@@ -153,6 +144,54 @@ int RunCommandCase(const std::string& case_dir) {
     }
   }
   return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+bool IsRenderCase(const fs::path& dir) {
+  return !fs::exists(dir / "cmd") && (fs::exists(dir / "input.yaml") || fs::exists(dir / "args"));
+}
+
+std::vector<fs::path> RenderCases(const fs::path& root) {
+  std::vector<fs::path> cases;
+  for (const auto& entry : fs::directory_iterator(root)) {
+    if (IsRenderCase(entry.path())) cases.push_back(entry.path());
+  }
+  std::sort(cases.begin(), cases.end());
+  return cases;
+}
+
+int RunGoldenCase(const std::string& case_dir, const std::string& plugin_order) {
+  if (fs::exists(fs::path(case_dir) / "cmd")) {
+    if (!plugin_order.empty()) {
+      std::cout << case_dir << ": a command case has no plugin order to rerun in\n";
+      return 1;
+    }
+    return RunCommandCase(case_dir);
+  }
+  if (IsRenderCase(case_dir)) return RunRenderCase(case_dir, plugin_order);
+  std::cout << case_dir << ": not a golden case: a case folder holds cmd, input.yaml or args (tests/cases/README.md)\n";
+  return 1;
+}
+
+int RunCheckSuite(const std::string& root) {
+  std::vector<std::string> dirs;
+  for (const fs::path& dir : RenderCases(root)) dirs.push_back(dir.string());
+  if (dirs.empty()) {
+    std::cout << root << ": no render case in it\n";
+    return 1;
+  }
+  SuiteOptions options;
+  options.parse_args = app::ParseCaseArgs;
+  auto files = NewRealFileSystem();
+  try {
+    SuiteResult result = RunSuite(FindCases(dirs), SuiteMode::kCheck, *files, options);
+    std::cout << FormatText(result);
+    return result.failed == 0 ? 0 : 1;
+  } catch (const Error& e) {
+    std::cout << e.what() << "\n";
+    return 1;
+  }
 }
 
 }  // namespace trainer::testing

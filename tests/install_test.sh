@@ -77,7 +77,7 @@ check "kubectl trainer render succeeds (exit $rc)" test "$rc" -eq 0
 "$prefix/bin/trainer" render examples/quickstart.yaml >"$tmp/trainer.out"
 check "kubectl trainer render prints what trainer render prints" cmp -s "$tmp/kubectl.out" "$tmp/trainer.out"
 check "kubectl trainer render prints the JobSet" grep -q '^kind: JobSet$' "$tmp/kubectl.out"
-kubectl trainer render testdata/13-unknown-field/input.yaml >/dev/null 2>&1
+kubectl trainer render tests/cases/render-unknown-field/input.yaml >/dev/null 2>&1
 rc=$?
 check "kubectl trainer passes the exit status through (exit $rc, want 2)" test "$rc" -eq 2
 check "kubectl trainer --help says kubectl trainer" grep -q '^Usage: kubectl trainer ' <<<"$(kubectl trainer --help)"

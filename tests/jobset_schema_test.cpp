@@ -19,6 +19,7 @@
 
 #include "input/loader.h"
 #include "render/render.h"
+#include "tests/golden.h"
 #include "tests/shared.h"
 #include "yaml/reader.h"
 #include "yaml/tree.h"
@@ -634,13 +635,11 @@ TEST_CASE("every JobSet in the golden files satisfies the JobSet CRD schema" * d
   std::string upstream = testing::RequireSharedUpstreamDir();
   Tree schema = JobSetSchema(upstream);
   std::vector<std::filesystem::path> files;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(std::filesystem::path(TRAINER_SOURCE_DIR) / "testdata")) {
+  for (const auto& dir : testing::RenderCases(std::filesystem::path(TRAINER_SOURCE_DIR) / "tests" / "cases")) {
     for (const char* name : {"current.yaml", "legacy.yaml"}) {
-      if (std::filesystem::is_regular_file(entry.path() / name)) files.push_back(entry.path() / name);
+      if (std::filesystem::is_regular_file(dir / name)) files.push_back(dir / name);
     }
   }
-  std::sort(files.begin(), files.end());
   REQUIRE(!files.empty());
   std::size_t job_sets = 0;
   for (const std::filesystem::path& path : files) {

@@ -6,22 +6,18 @@
 #include <cstring>
 #include <iostream>
 #include <string>
-#include <vector>
 
 #include "tests/golden.h"
 #include "tests/shared.h"
 #include "tests/smp_kubectl.h"
 
 int main(int argc, char** argv) {
-  if (argc == 3 && std::strcmp(argv[1], "command") == 0) return trainer::testing::RunCommandCase(argv[2]);
-  // trainer_tests golden CASE_DIR [PLUGIN_ORDER]
+  // trainer_tests golden CASE_DIR [PLUGIN_ORDER]: one case of tests/cases/ (tests/cases/README.md)
   if ((argc == 3 || argc == 4) && std::strcmp(argv[1], "golden") == 0) {
     return trainer::testing::RunGoldenCase(argv[2], argc == 4 ? argv[3] : "");
   }
-  // trainer_tests suite DIR...
-  if (argc >= 3 && std::strcmp(argv[1], "suite") == 0) {
-    return trainer::testing::RunCheckSuite(std::vector<std::string>(argv + 2, argv + argc));
-  }
+  // trainer_tests suite DIR: `trainer test --check` over the render cases directly under DIR
+  if (argc == 3 && std::strcmp(argv[1], "suite") == 0) return trainer::testing::RunCheckSuite(argv[2]);
   // trainer_tests smp-kubectl [CASES [SEED]]
   if (argc >= 2 && argc <= 4 && std::strcmp(argv[1], "smp-kubectl") == 0) {
     return trainer::testing::RunSmpKubectl(argc >= 3 ? std::atoi(argv[2]) : 200,

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "tests/fixtures.h"
+#include "tests/golden.h"
 #include "yaml/reader.h"
 
 namespace trainer {
@@ -187,9 +188,9 @@ void CheckPodGroup(const Tree& pg, const std::string& where) {
 TEST_CASE("Every rendered PodGroup has the shape of upstream's PodGroup apply configurations") {
   namespace fs = std::filesystem;
   int checked = 0;
-  for (const auto& dir : fs::directory_iterator(fs::path(TRAINER_SOURCE_DIR) / "testdata")) {
+  for (const fs::path& dir : testing::RenderCases(fs::path(TRAINER_SOURCE_DIR) / "tests" / "cases")) {
     for (const char* name : {"current.yaml", "legacy.yaml"}) {
-      fs::path path = dir.path() / name;
+      fs::path path = dir / name;
       if (!fs::exists(path)) continue;
       std::ifstream in(path);
       std::stringstream text;

@@ -50,7 +50,7 @@ std::vector<Tree> ExpectedObjects(std::vector<Tree> documents);
 std::vector<std::string> CompareObjects(const std::string& file, const std::vector<Tree>& expected,
                                         const std::vector<Tree>& rendered);
 
-// How a suite runs. Besides parse_args, what trainer's own golden cases (testdata/, run by
+// How a suite runs. Besides parse_args, what trainer's own golden cases (tests/cases/, run by
 // tests/golden.cpp) promise beyond users' cases; `trainer test` runs with the defaults.
 struct SuiteOptions {
   // Reads a case's `args` into what they ask to render, with `trainer render`'s own option table

@@ -15,7 +15,7 @@ namespace trainer {
 // What one rendering may hold: `trainer render` fails past it (the output size limit, counted over
 // the whole run) and `trainer diff FROM TO` reads a stream of that much (RenderingLimits), so that
 // diff reads back whatever render writes. A value (a map key counts as one) takes 11 to 33 bytes in
-// the renderings of testdata/: the value limit, one per 8 bytes, is met before the byte limit only
+// the renderings of tests/cases/: the value limit, one per 8 bytes, is met before the byte limit only
 // by an unusually dense rendering, and it bounds the memory diff takes for a stream of short values
 // (some 125 bytes a value).
 constexpr std::size_t kMaxRenderedBytes = std::size_t{256} * 1024 * 1024;

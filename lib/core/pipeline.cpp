@@ -4,21 +4,14 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <iterator>
-#include <limits>
-#include <list>
-#include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 #include "api/decode.h"
 #include "k8s/apply.h"
 #include "k8s/strategic_merge.h"
 #include "k8s/typed_roundtrip.h"
-#include "k8s/value_key.h"
 
 namespace trainer {
 
@@ -214,8 +207,6 @@ void RestoreJobOrder(const std::vector<std::string>& order, Tree& spec) {
 
 // mergeRuntimePatches as upstream runs it: every patch with a template.spec merged into the JobSet
 // spec in turn, each result decoded back into the typed spec. Returns whether any patch was merged.
-// Each step costs the size of the Jobs it names, so many patches on one Job cost quadratic time;
-// MergePatchesAtOnce gives the same result in linear time when it can.
 bool MergePatchesInTurn(const TrainJob& job, Tree& spec) {
   PatchBuilder builder(job.positions);
   bool merged = false;
@@ -254,327 +245,9 @@ bool MergePatchesInTurn(const TrainJob& job, Tree& spec) {
   return merged;
 }
 
-// --- All runtime patches at once, in time linear in the patches plus the spec.
-//
-// It replays the loop above step by step, on a copy of the spec whose merge lists are linked lists
-// indexed by merge key, so that a step costs the size of its patch rather than of the Jobs it
-// names. Each step is StrategicMerge's own (maps merged key by key, a scalar equal to the current
-// one keeping the current origin, a scalar or a list without merge strategy replaced, the patch
-// item's key order, mergeSortedSlice's order), and what the round trip would do after the step is
-// done with the step:
-//  * the round trip is local: what it does to a value depends on the value and its Go field only,
-//    so a value a patch adds whole ends up as that value round-tripped on its own, and a map or a
-//    list item merged into one already in decoded form keeps every field it has;
-//  * so each patch's Jobs are round-tripped on their own first, and the fast path declines unless
-//    that finds no issue and leaves every key, item and scalar of the patch as it is (no quantity,
-//    number or time re-encoded, no empty list or map dropped, no null, no "$" directive) but for
-//    scalars it drops (zero values of omitempty fields, which the step sets and its round trip
-//    drops again: removed): then comparing with the patch's values is comparing with the
-//    round-tripped ones, no step's round trip reports anything, and a value added whole is taken
-//    round-tripped (with the fields the round trip adds, where the step's round trip adds them);
-//  * the Jobs the patches name start in decoded form: the fast path declines unless the round trip
-//    leaves each of them identical (origins included), and unless each round-tripped patch Job
-//    round-trips to itself;
-//  * StrategicMerge can only fail on an item without its merge key: the fast path declines before
-//    any such merge, and also on what it does not replay: a merge key that is not a scalar, a key
-//    twice in one list (within one step the items would meet before their round trip), and a map
-//    or list meeting another type.
-// Declining leaves the spec untouched, and the loop above then gives the result, or the error, as
-// upstream does.
-
-bool SameOrigin(const Origin& a, const Origin& b) {
-  return a.kind == b.kind && a.line == b.line && a.column == b.column && a.file == b.file && a.by == b.by;
-}
-
-// The same tree: values, types, key order, origins of values and of keys.
-bool Identical(const Tree& a, const Tree& b) {
-  if (a.type() != b.type() || !SameOrigin(a.origin(), b.origin())) return false;
-  if (a.IsScalar()) return a == b;
-  if (a.items().size() != b.items().size()) return false;
-  for (std::size_t i = 0; i < a.items().size(); ++i) {
-    if (a.IsMap() && (a.KeyAt(i) != b.KeyAt(i) || !SameOrigin(a.KeyOriginAt(i), b.KeyOriginAt(i)))) return false;
-    if (!Identical(a.items()[i], b.items()[i])) return false;
-  }
-  return true;
-}
-
-// Whether every key, item and scalar of `patch` is in `decoded` as it is, origins included, but for
-// scalar map values the round trip drops; `decoded` may hold more map keys (the fields the round
-// trip adds). Nulls and "$" keys fail.
-bool Survives(const Tree& patch, const Tree& decoded) {
-  if (patch.IsNull() || patch.type() != decoded.type() || !SameOrigin(patch.origin(), decoded.origin())) return false;
-  if (patch.IsScalar()) return patch == decoded;
-  if (patch.IsList()) {
-    if (patch.items().size() != decoded.items().size()) return false;
-    for (std::size_t i = 0; i < patch.items().size(); ++i) {
-      if (!Survives(patch.items()[i], decoded.items()[i])) return false;
-    }
-    return true;
-  }
-  for (std::size_t i = 0; i < patch.size(); ++i) {
-    const std::string& key = patch.KeyAt(i);
-    if (key.starts_with('$')) return false;
-    const Tree* d = decoded.Find(key);
-    if (d == nullptr) {
-      // A scalar the round trip drops (a zero value of an omitempty field): the step sets it, then
-      // drops it. A list or map gone, which could be one merged into a longer one, is not replayed.
-      if (!patch.items()[i].IsScalar() || patch.items()[i].IsNull()) return false;
-      continue;
-    }
-    if (!Survives(patch.items()[i], *d)) return false;
-  }
-  return true;
-}
-
-// The merge key's value of a merge list item (the item itself in a list of scalars), as a ValueKey;
-// none when the item has no scalar one.
-std::optional<std::string> MergeKeyOf(const Tree& item, const MergeList& rule) {
-  const Tree* key = rule.merge_key.empty() ? &item : (item.IsMap() ? item.Find(rule.merge_key) : nullptr);
-  if (key == nullptr || !key->IsScalar() || key->IsNull()) return std::nullopt;
-  if (rule.merge_key.empty() == item.IsMap()) return std::nullopt;  // a map in a list of scalars
-  return ValueKey(*key);
-}
-
-class AtOnceMerger {
- public:
-  explicit AtOnceMerger(Tree& root) : root_(root) {}
-
-  // One patch step on the working spec; false when the fast path does not replay it.
-  bool Step(const Tree& patch, const Tree& decoded) { return Map(root_, patch, decoded, "", &root_, {}); }
-
-  // Writes the linked lists back into their trees, the innermost first.
-  void Finish() {
-    for (auto it = created_.rbegin(); it != created_.rend(); ++it) {
-      ListState& s = **it;
-      Tree* list = s.anchor;
-      for (const std::string& key : s.keys) list = list->Find(key);
-      list->items().clear();
-      list->items().reserve(s.items.size());
-      for (Node& node : s.items) list->items().push_back(std::move(node.tree));
-    }
-    created_.clear();
-    states_.clear();
-  }
-
- private:
-  // A merge list being merged into: its items, in order, indexed by merge key, each with a label
-  // that grows along the list, so that two items' positions compare in constant time. The list's
-  // tree is left empty until Finish. A list is known by the map holding it at a stable address
-  // (the spec, or an item of another such list) and the keys from there, since trees move as maps
-  // grow.
-  struct Node {
-    Tree tree;
-    std::uint64_t label = 0;
-  };
-  using Items = std::list<Node>;
-  struct ListState {
-    Tree* anchor = nullptr;
-    std::vector<std::string> keys;
-    Items items;
-    std::unordered_map<std::string, Items::iterator> at;
-  };
-
-  // Gives `it` a label between its neighbours'; when they leave no room, spreads the labels of a
-  // window around it, doubling the window until it has room for gaps wider than its length.
-  static void Label(Items& items, Items::iterator it) {
-    const auto below = [&](Items::iterator first) { return first == items.begin() ? std::uint64_t{0} : std::prev(first)->label; };
-    const auto above = [&](Items::iterator last) {
-      return std::next(last) == items.end() ? std::numeric_limits<std::uint64_t>::max() : std::next(last)->label;
-    };
-    Items::iterator first = it;
-    Items::iterator last = it;
-    std::uint64_t n = 1;
-    if (above(last) - below(first) >= 2) {
-      it->label = below(first) + (above(last) - below(first)) / 2;
-      return;
-    }
-    for (std::uint64_t step = 1;; step *= 2) {
-      for (std::uint64_t k = 0; k < step && first != items.begin(); ++k, ++n) --first;
-      for (std::uint64_t k = 0; k < step && std::next(last) != items.end(); ++k, ++n) ++last;
-      const bool whole = first == items.begin() && std::next(last) == items.end();
-      if (whole || (above(last) - below(first)) / (n + 1) > n) break;
-    }
-    const std::uint64_t low = below(first);
-    const std::uint64_t gap = (above(last) - low) / (n + 1);
-    std::uint64_t label = low;
-    for (Items::iterator i = first;; ++i) {
-      label += gap;
-      i->label = label;
-      if (i == last) break;
-    }
-  }
-
-  static const MergeList* Rule(std::string_view schema_path) {
-    for (const MergeList& row : JobSetSpecMergeLists()) {
-      if (row.path == schema_path) return &row;
-    }
-    return nullptr;
-  }
-
-  bool Map(Tree& current, const Tree& patch, const Tree& decoded, const std::string& schema, Tree* anchor,
-           const std::vector<std::string>& keys) {
-    for (std::size_t i = 0; i < patch.size(); ++i) {
-      const std::string& key = patch.KeyAt(i);
-      const Tree& value = patch.items()[i];
-      const Tree* decoded_value = decoded.Find(key);
-      if (value.IsNull()) return false;
-      Tree* now = current.Find(key);
-      if (decoded_value == nullptr) {
-        // Set, then dropped by the round trip; a spec in decoded form never holds such a value.
-        if (!value.IsScalar() || (now != nullptr && now->IsScalar() && *now == value)) return false;
-        if (now != nullptr && !now->IsScalar()) return false;
-        current.Erase(key);
-        continue;
-      }
-      if (now != nullptr && now->IsScalar() && value.IsScalar() && *now == value) continue;  // keeps its origin
-      if (now == nullptr || now->IsScalar()) {
-        current.Set(key, *decoded_value, patch.KeyOriginAt(i));
-        continue;
-      }
-      if (now->type() != value.type()) return false;
-      const std::string child_schema = schema.empty() ? key : fmt::format("{}.{}", schema, key);
-      std::vector<std::string> child_keys = keys;
-      child_keys.push_back(key);
-      if (now->IsMap()) {
-        if (!Map(*now, value, *decoded_value, child_schema, anchor, child_keys)) return false;
-      } else if (const MergeList* rule = Rule(child_schema)) {
-        if (!Slice(*now, value, *decoded_value, *rule, child_schema, anchor, std::move(child_keys))) return false;
-      } else {
-        *now = *decoded_value;  // no merge strategy: the patch list replaces the list
-      }
-    }
-    return true;
-  }
-
-  ListState* State(Tree& list, const MergeList& rule, Tree* anchor, std::vector<std::string> keys) {
-    std::string id = fmt::format("{}", static_cast<const void*>(anchor));
-    for (const std::string& key : keys) id += fmt::format(".{}:{}", key.size(), key);
-    if (auto it = states_.find(id); it != states_.end()) return it->second.get();
-    auto state = std::make_unique<ListState>();
-    std::vector<std::string> item_keys;
-    item_keys.reserve(list.items().size());
-    for (const Tree& item : list.items()) {
-      std::optional<std::string> key = MergeKeyOf(item, rule);
-      if (!key) return nullptr;
-      item_keys.push_back(std::move(*key));
-    }
-    state->anchor = anchor;
-    state->keys = std::move(keys);
-    const std::uint64_t gap = std::numeric_limits<std::uint64_t>::max() / (item_keys.size() + 1);
-    for (std::size_t i = 0; i < item_keys.size(); ++i) {
-      auto at = state->items.insert(state->items.end(), Node{std::move(list.items()[i]), gap * (i + 1)});
-      if (!state->at.emplace(std::move(item_keys[i]), at).second) return nullptr;  // a key twice
-    }
-    list.items().clear();
-    created_.push_back(state.get());
-    return states_.emplace(std::move(id), std::move(state)).first->second.get();
-  }
-
-  // mergeSortedSlice: the patch items in patch order, the other items in list order, and an item
-  // of the list before a patch item when some patch item up to that one stood after it in the list.
-  // So the new items before the first patch item the list holds go first; a held item standing
-  // after every held one before it in the patch stays where it is, and the items after it in the
-  // patch, up to the next such one, follow it (held ones moved there).
-  bool Slice(Tree& list, const Tree& patch, const Tree& decoded, const MergeList& rule, const std::string& schema,
-             Tree* anchor, std::vector<std::string> keys) {
-    if (patch.items().empty() || decoded.items().size() != patch.items().size()) return false;
-    ListState* state = State(list, rule, anchor, std::move(keys));
-    if (state == nullptr) return false;
-    std::vector<std::string> patch_keys;
-    std::vector<std::optional<Items::iterator>> held;
-    std::unordered_set<std::string> seen;
-    for (std::size_t p = 0; p < patch.items().size(); ++p) {
-      std::optional<std::string> key = MergeKeyOf(patch.items()[p], rule);
-      if (!key || !seen.insert(*key).second) return false;
-      auto found = state->at.find(*key);
-      held.push_back(found == state->at.end() ? std::nullopt : std::optional<Items::iterator>(found->second));
-      patch_keys.push_back(std::move(*key));
-    }
-    Items& items = state->items;
-    Items::iterator insert_at = items.begin();  // new and moved items go before this one
-    std::optional<Items::iterator> stays;       // the last held item that stays
-    for (std::size_t p = 0; p < patch.items().size(); ++p) {
-      if (held[p] && (!stays || (*held[p])->label > (*stays)->label)) {
-        stays = held[p];
-        insert_at = std::next(*held[p]);
-      } else if (held[p]) {
-        items.splice(insert_at, items, *held[p]);
-        Label(items, *held[p]);
-      } else {
-        Items::iterator added = items.insert(insert_at, Node{decoded.items()[p], 0});
-        Label(items, added);
-        state->at.emplace(patch_keys[p], added);
-      }
-    }
-    if (rule.merge_key.empty()) return true;  // the scalars the list holds stay as they are
-    for (std::size_t p = 0; p < patch.items().size(); ++p) {
-      // The patch item has the list item's key, so merging keeps that key.
-      if (!held[p]) continue;
-      Tree& item = (*held[p])->tree;
-      if (!Map(item, patch.items()[p], decoded.items()[p], schema + "[]", &item, {})) return false;
-    }
-    return true;
-  }
-
-  Tree& root_;
-  std::unordered_map<std::string, std::unique_ptr<ListState>> states_;
-  std::vector<ListState*> created_;
-};
-
-// The loop above, in time linear in the patches plus the spec; nullopt, with `spec` untouched,
-// when it cannot be sure to give the same result (see above).
-std::optional<bool> MergePatchesAtOnce(const TrainJob& job, Tree& spec) {
-  PatchBuilder builder(job.positions);
-  std::vector<std::pair<Tree, Tree>> steps;  // each patch, and its Jobs round-tripped on their own
-  std::unordered_set<std::string> named;
-  for (std::size_t i = 0; i < job.spec.runtime_patches.size(); ++i) {
-    const RuntimePatch& patch = job.spec.runtime_patches[i];
-    if (!patch.template_ || !patch.template_->replicated_jobs) continue;
-    std::string at = fmt::format("spec.runtimePatches[{}].trainingRuntimeSpec.template.spec", i);
-    Tree raw = builder.Spec(*patch.template_->replicated_jobs, at);
-    Tree decoded = raw;
-    if (Tree* rjobs = decoded.Find("replicatedJobs")) {
-      for (Tree& rjob : rjobs->items()) {
-        std::vector<FieldIssue> issues;
-        RoundTrip(rjob, "ReplicatedJob", "", issues);
-        if (!issues.empty()) return std::nullopt;
-        Tree again = rjob;
-        RoundTrip(again, "ReplicatedJob", "", issues);
-        if (!issues.empty() || !Identical(again, rjob)) return std::nullopt;
-        const std::string* name = rjob.FindString("name");
-        if (name == nullptr) return std::nullopt;
-        named.insert(*name);
-      }
-    }
-    if (!Survives(raw, decoded)) return std::nullopt;
-    steps.emplace_back(std::move(raw), std::move(decoded));
-  }
-  if (steps.empty()) return false;
-  const Tree* rjobs = spec.IsMap() ? spec.Find("replicatedJobs") : nullptr;
-  if (rjobs == nullptr || !rjobs->IsList()) return std::nullopt;
-  for (const Tree& rjob : rjobs->items()) {
-    // A Job without a name would be round-tripped at every step; every one named is once.
-    const std::string* name = rjob.FindString("name");
-    if (name == nullptr) return std::nullopt;
-    if (!named.contains(*name)) continue;
-    Tree again = rjob;
-    std::vector<FieldIssue> issues;
-    RoundTrip(again, "ReplicatedJob", "", issues);
-    if (!issues.empty() || !Identical(again, rjob)) return std::nullopt;
-  }
-  Tree working = spec;
-  AtOnceMerger merger(working);
-  for (const auto& [raw, decoded] : steps) {
-    if (!merger.Step(raw, decoded)) return std::nullopt;
-  }
-  merger.Finish();
-  spec = std::move(working);
-  return true;
-}
-
 }  // namespace
 
-std::optional<bool> MergeRuntimePatches(const TrainJob& job, Tree& spec, PatchMerge how) {
+bool MergeRuntimePatches(const TrainJob& job, Tree& spec) {
   std::vector<std::string> order;
   if (const Tree* rjobs = spec.Find("replicatedJobs"); rjobs && rjobs->IsList()) {
     for (const Tree& rjob : rjobs->items()) {
@@ -582,14 +255,8 @@ std::optional<bool> MergeRuntimePatches(const TrainJob& job, Tree& spec, PatchMe
       order.push_back(name ? *name : std::string());
     }
   }
-  // One patch costs the same step by step, and the at-once path's checks cost more than that.
-  const auto patches = std::count_if(job.spec.runtime_patches.begin(), job.spec.runtime_patches.end(),
-                                     [](const RuntimePatch& p) { return p.template_ && p.template_->replicated_jobs; });
-  std::optional<bool> merged;
-  if (how == PatchMerge::kAtOnceOnly || (how == PatchMerge::kAuto && patches > 1)) merged = MergePatchesAtOnce(job, spec);
-  if (!merged && how == PatchMerge::kAtOnceOnly) return std::nullopt;
-  if (!merged) merged = MergePatchesInTurn(job, spec);
-  if (*merged) RestoreJobOrder(order, spec);
+  const bool merged = MergePatchesInTurn(job, spec);
+  if (merged) RestoreJobOrder(order, spec);
   return merged;
 }
 
@@ -707,7 +374,7 @@ Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime) {
 
   info.template_spec.obj_apply = runtime.spec.template_.spec;
   Tree& spec = info.template_spec.obj_apply;
-  const bool patched = *MergeRuntimePatches(job, spec, PatchMerge::kAuto);
+  const bool patched = MergeRuntimePatches(job, spec);
   Tree* rjobs = spec.Find("replicatedJobs");
   if (rjobs == nullptr || !rjobs->IsList()) return info;
 

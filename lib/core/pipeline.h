@@ -10,11 +10,6 @@
 
 namespace trainer {
 
-// mergeRuntimePatches: the TrainJob's runtime patches merged into `spec` (the runtime's JobSet
-// spec) in turn, each result re-decoded, then the runtime's replicatedJobs order restored. Returns
-// whether any patch was merged. Throws Error where upstream fails, at the patch's field.
-bool MergeRuntimePatches(const TrainJob& job, Tree& spec);
-
 // newRuntimeInfo: labels and annotations to propagate, PodSets from the runtime's replicatedJobs,
 // and the TrainJob's resourcesPerNode merged into the trainer `node` container. Throws Error.
 Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime);

@@ -137,92 +137,6 @@ TEST_CASE("single-pod requests count sidecars alongside and init containers by t
   CHECK(requests.at("memory").String() == "3Gi");
 }
 
-std::string Names(const Tree& list) {
-  std::string out;
-  for (const Tree& item : list.items()) out += *item.FindString("name") + " ";
-  return out;
-}
-
-const Tree& ReplicatedJobs(const Info& info) { return *info.template_spec.obj_apply.Find("replicatedJobs"); }
-
-const Tree& PodSpecOf(const Info& info, std::size_t job) {
-  return *ReplicatedJobs(info).items()[job].Find("template")->Find("spec")->Find("template")->Find("spec");
-}
-
-std::string WithPatches(const std::string& patches) { return std::string(kJob) + patches; }
-
-TEST_CASE("runtime patches merge in order, each on the result of the one before") {
-  Case c(RuntimeYaml("  mlPolicy: {numNodes: 1}\n") + WithPatches(R"(  - manager: c.io/three
-    trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: node, template: {spec: {template: {spec: {
-      serviceAccountName: first, nodeSelector: {a: "1"}, containers: [{name: node, env: [{name: X, value: "1"}]}]}}}}}]}}}
-  - manager: d.io/four
-    trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: node, template: {spec: {template: {spec: {
-      serviceAccountName: second, nodeSelector: {b: "2"}, containers: [{name: node, env: [{name: "Y", value: "2"}, {name: X, value: "3"}]}]}}}}}]}}}
-)"));
-  Info info = c.NewInfo();
-  const Tree& pod = PodSpecOf(info, 1);
-  CHECK(*pod.FindString("serviceAccountName") == "second");
-  CHECK(pod.Find("nodeSelector")->size() == 2);
-  const Tree& env = *pod.Find("containers")->items()[0].Find("env");
-  CHECK(Names(env) == "Y X ");  // X listed after Y in the second patch
-  CHECK(*env.items()[1].FindString("value") == "3");
-  CHECK(env.items()[1].Find("value")->origin().Position().starts_with("in.yaml:"));
-}
-
-TEST_CASE("a runtime patch naming a job the runtime lacks adds it, sorted as the runtime's first job") {
-  Case c(RuntimeYaml("  mlPolicy: {numNodes: 1}\n") + WithPatches(R"(  - manager: c.io/three
-    trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: node}, {name: extra}]}}}
-)"));
-  Info info = c.NewInfo();
-  // SMP gives [init, node, extra]; extra ranks 0 like init, so the stable sort puts it after init
-  // and before node.
-  CHECK(Names(ReplicatedJobs(info)) == "init extra node ");
-  REQUIRE(info.template_spec.pod_sets.size() == 3);
-  CHECK(info.template_spec.pod_sets[1].name == "extra");
-}
-
-TEST_CASE("a runtime patch leading with an unknown job puts it first") {
-  Case c(RuntimeYaml("  mlPolicy: {numNodes: 1}\n") + WithPatches(R"(  - manager: c.io/three
-    trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: extra}, {name: node}]}}}
-)"));
-  CHECK(Names(ReplicatedJobs(c.NewInfo())) == "extra init node ");
-}
-
-TEST_CASE("a runtime patch item without its merge key fails with upstream's message at the patch field") {
-  // The first patch gives the pod an imagePullSecrets list; the second one's nameless item cannot
-  // be matched against it.
-  Case c(RuntimeYaml("  mlPolicy: {numNodes: 1}\n") + WithPatches(R"(  - manager: c.io/three
-    trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: node, template: {spec: {template: {spec: {
-      imagePullSecrets: [{name: a}]}}}}}]}}}
-  - manager: d.io/four
-    trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: node, template: {spec: {template: {spec: {
-      imagePullSecrets: [{name: ""}]}}}}}]}}}
-)"));
-  try {
-    c.NewInfo();
-    FAIL("expected an error");
-  } catch (const Error& e) {
-    const Diagnostic& d = e.diagnostics().at(0);
-    CHECK(d.field == "spec.runtimePatches[3].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.imagePullSecrets[0]");
-    CHECK(d.message == "cannot merge the runtime patch: map: map[] does not contain declared merge key: name");
-    CHECK(d.where.line == 50);  // the nameless item
-  }
-}
-
-TEST_CASE("a runtime patch's pointer fields apply even when they hold a zero value") {
-  Case c(RuntimeYaml("  mlPolicy: {numNodes: 1}\n") + WithPatches(R"(  - manager: c.io/three
-    trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: init, template: {spec: {template: {spec: {
-      serviceAccountName: "", terminationGracePeriodSeconds: 0, nodeSelector: {}, tolerations: []}}}}}]}}}
-)"));
-  Info info = c.NewInfo();
-  const Tree& pod = PodSpecOf(info, 0);
-  CHECK(pod.Find("serviceAccountName") == nullptr);  // "" patched in, then dropped by omitempty
-  REQUIRE(pod.Find("terminationGracePeriodSeconds") != nullptr);
-  CHECK(pod.Find("terminationGracePeriodSeconds")->AsInt() == 0);
-  CHECK(pod.Find("nodeSelector") == nullptr);
-  CHECK(pod.Find("tolerations") == nullptr);
-}
-
 TEST_CASE("pod requests keep the runtime's quantity formats unless a runtime patch re-encoded the spec") {
   // 1.5Ki is BinarySI as written; its canonical text "1536" reads back as DecimalSI.
   std::string runtime = RuntimeYaml("  mlPolicy: {numNodes: 1}\n");
@@ -235,7 +149,7 @@ TEST_CASE("pod requests keep the runtime's quantity formats unless a runtime pat
     CHECK(requests.at("memory").String() == "3Ki");
   }
   SUBCASE("after a runtime patch") {
-    Case c(runtime + WithPatches("  - manager: c.io/three\n    trainingRuntimeSpec: {template: {spec: {}}}\n"));
+    Case c(runtime + kJob + "  - manager: c.io/three\n    trainingRuntimeSpec: {template: {spec: {}}}\n");
     ResourceList requests = c.NewInfo().template_spec.pod_sets[0].single_pod_requests;
     CHECK(requests.at("memory").String() == "3072");
   }

@@ -20,17 +20,8 @@ spec:
   template:
     spec:
       replicatedJobs:
-      - name: init
-        template:
-          spec:
-            template: {spec: {containers: [{name: dataset-initializer, image: i}]}}
-      - name: node
-        template:
-          spec:
-            template:
-              spec:
-                containers:
-                - {name: node, image: i}
+      - {name: init, template: {spec: {template: {spec: {containers: [{name: dataset-initializer, image: i}]}}}}}
+      - {name: node, template: {spec: {template: {spec: {containers: [{name: node, image: i}]}}}}}
 )";
 
 // The first patch only labels the JobSet: it has no template.spec, so it merges nothing.
@@ -97,22 +88,17 @@ TEST_CASE("runtime patches merge in order, each on the result of the one before"
   CHECK(env.items()[1].Find("value")->origin().Position() == "test.yaml:14:133");
 }
 
-TEST_CASE("a runtime patch naming a job the runtime lacks adds it, sorted as the runtime's first job") {
-  Case c(R"(  - manager: c.io/three
-    trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: node}, {name: extra}]}}}
-)");
-  CHECK(c.Merge());
+TEST_CASE("a job a runtime patch adds sorts as the runtime's first job") {
+  auto order = [](const std::string& jobs) {
+    Case c("  - manager: c.io/three\n    trainingRuntimeSpec: {template: {spec: {replicatedJobs: [" + jobs + "]}}}\n");
+    CHECK(c.Merge());
+    return Names(c.Jobs());
+  };
   // SMP gives [init, node, extra]; extra ranks 0 like init, so the stable sort puts it after init
   // and before node.
-  CHECK(Names(c.Jobs()) == "init extra node ");
-}
-
-TEST_CASE("a runtime patch leading with an unknown job puts it first") {
-  Case c(R"(  - manager: c.io/three
-    trainingRuntimeSpec: {template: {spec: {replicatedJobs: [{name: extra}, {name: node}]}}}
-)");
-  CHECK(c.Merge());
-  CHECK(Names(c.Jobs()) == "extra init node ");
+  CHECK(order("{name: node}, {name: extra}") == "init extra node ");
+  // Leading the patch, it leads the merge, and stays first.
+  CHECK(order("{name: extra}, {name: node}") == "extra init node ");
 }
 
 TEST_CASE("a runtime patch item without its merge key fails with upstream's message at the patch field") {

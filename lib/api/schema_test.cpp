@@ -192,10 +192,12 @@ TEST_CASE("the runtime patch limit is the CRD's maxItems of spec.runtimePatches,
   CHECK(row->arg == std::to_string(kMaxRuntimePatches));
   std::string patches;
   for (std::size_t i = 0; i <= kMaxRuntimePatches; ++i) patches += "  - {manager: m" + std::to_string(i) + "/x}\n";
-  const std::optional<Diagnostic> d = CheckRuntimePatchLimit(Yaml("spec:\n  runtimePatches:\n" + patches), "TrainJob j");
+  const std::optional<Diagnostic> d =
+      CheckRuntimePatchLimit(Yaml("spec:\n  runtimePatches:\n" + patches), "TrainJob j");
   REQUIRE(d.has_value());
   CHECK(d->Format() ==
-        "test.yaml:2:3: TrainJob j: spec.runtimePatches: Too many: 17: must have at most 16 items (runtime patch limit)");
+        "test.yaml:2:3: TrainJob j: spec.runtimePatches: Too many: 17: must have at most 16 items (runtime patch "
+        "limit)");
   patches.erase(patches.rfind("  - "));
   CHECK(!CheckRuntimePatchLimit(Yaml("spec:\n  runtimePatches:\n" + patches), "TrainJob j").has_value());
 }

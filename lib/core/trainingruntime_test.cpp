@@ -117,7 +117,9 @@ TEST_CASE("a runtime patch item without its merge key fails with upstream's mess
   } catch (const Error& e) {
     REQUIRE(e.diagnostics().size() == 1);
     const Diagnostic& d = e.diagnostics()[0];
-    CHECK(d.field == "spec.runtimePatches[2].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec.imagePullSecrets[0]");
+    CHECK(d.field ==
+          "spec.runtimePatches[2].trainingRuntimeSpec.template.spec.replicatedJobs[0].template.spec.template.spec."
+          "imagePullSecrets[0]");
     CHECK(d.message == "cannot merge the runtime patch: map: map[] does not contain declared merge key: name");
     CHECK(d.where.line == 14);  // the nameless item
   }

@@ -351,8 +351,9 @@ TEST_CASE("a field decoding already refused draws no second message from the sch
 TEST_CASE("more runtime patches than the CRD allows fail under every mode, with one message") {
   std::string patches;
   for (int i = 1; i <= 17; ++i) patches += "  - {manager: example.com/p" + std::to_string(i) + "}\n";
-  const std::string job = "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: job}\nspec:\n"
-                          "  runtimeRef: {name: plain}\n  runtimePatches:\n";
+  const std::string job =
+      "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: job}\nspec:\n"
+      "  runtimeRef: {name: plain}\n  runtimePatches:\n";
   testing::FakeFileSystem fs;
   LoadOptions options;
   options.paths = {"job.yaml"};

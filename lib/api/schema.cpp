@@ -182,6 +182,11 @@ std::vector<Target> Reach(const Tree& node, const std::vector<std::string_view>&
   return Reach(*value, segments, at + 1, node.KeyOriginAt(i));
 }
 
+// The API server's message for a list longer than its maxItems.
+std::string TooMany(std::size_t count, std::string_view bound) {
+  return fmt::format("Too many: {}: must have at most {} {}", count, bound, bound == "1" ? "item" : "items");
+}
+
 std::int64_t Number(std::string_view text) {
   std::int64_t v = 0;
   std::from_chars(text.data(), text.data() + text.size(), v);
@@ -509,9 +514,7 @@ class Checker {
         return;
       case Check::kMaxItems:
         if (v.IsList() && v.items().size() > static_cast<std::size_t>(Number(rule.arg))) {
-          Add(t.where, t.Path(),
-              fmt::format("Too many: {}: must have at most {} {}", v.items().size(), rule.arg,
-                          rule.arg == "1" ? "item" : "items"));
+          Add(t.where, t.Path(), TooMany(v.items().size(), rule.arg));
         }
         return;
       case Check::kMinProperties:
@@ -633,6 +636,15 @@ std::vector<Diagnostic> CheckSchema(const Tree& document, SchemaScope scope, con
   checker.Run(document, kRootGroup[static_cast<int>(scope)]);
   checker.SortByPosition();
   return out;
+}
+
+std::optional<Diagnostic> CheckRuntimePatchLimit(const Tree& document, const std::string& subject) {
+  const Tree* spec = document.IsMap() ? document.Find("spec") : nullptr;
+  const Tree* patches = spec && spec->IsMap() ? spec->Find("runtimePatches") : nullptr;
+  if (patches == nullptr || !patches->IsList() || patches->items().size() <= kMaxRuntimePatches) return std::nullopt;
+  const std::size_t i = static_cast<std::size_t>(patches - spec->items().data());
+  return Diagnostic{spec->KeyOriginAt(i), subject, "spec.runtimePatches",
+                    TooMany(patches->items().size(), std::to_string(kMaxRuntimePatches)) + " (runtime patch limit)"};
 }
 
 }  // namespace trainer

@@ -7,6 +7,8 @@
 // places (EnvVar, Volume, Container, ...) are groups of rows used by path.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -64,5 +66,14 @@ bool HasCelEvaluator(std::string_view rule);
 // the API server's field paths and messages, ordered by position. Values of the wrong type are
 // left to decoding.
 std::vector<Diagnostic> CheckSchema(const Tree& document, SchemaScope scope, const std::string& subject);
+
+// The most runtime patches a TrainJob holds: the TrainJob CRD's maxItems of spec.runtimePatches.
+// The API server applies a CRD's schema to every object, admission webhooks or not, so unlike the
+// other schema rules this one holds under every --validate mode (the runtime patch limit).
+inline constexpr std::size_t kMaxRuntimePatches = 16;
+
+// The runtime patch limit broken by a TrainJob document, at its spec.runtimePatches: the API
+// server's message, naming the limit.
+std::optional<Diagnostic> CheckRuntimePatchLimit(const Tree& document, const std::string& subject);
 
 }  // namespace trainer

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -180,6 +181,25 @@ TEST_CASE("maxItems and minItems use the API server's messages") {
                  SchemaScope::kRuntime) ==
         Lines{"spec.mlPolicy.torch.envInjection.targets[0].containerNames: Invalid value: 0: "
               "spec.mlPolicy.torch.envInjection.targets[0].containerNames in body should have at least 1 items"});
+}
+
+TEST_CASE("the runtime patch limit is the CRD's maxItems of spec.runtimePatches, with the API server's message") {
+  const auto rules = SchemaRules();
+  const auto row = std::find_if(rules.begin(), rules.end(), [](const SchemaRule& r) {
+    return r.group == "TrainJob" && r.path == "spec.runtimePatches" && r.check == SchemaRule::Check::kMaxItems;
+  });
+  REQUIRE(row != rules.end());
+  CHECK(row->arg == std::to_string(kMaxRuntimePatches));
+  std::string patches;
+  for (std::size_t i = 0; i <= kMaxRuntimePatches; ++i) patches += "  - {manager: m" + std::to_string(i) + "/x}\n";
+  const std::optional<Diagnostic> d =
+      CheckRuntimePatchLimit(Yaml("spec:\n  runtimePatches:\n" + patches), "TrainJob j");
+  REQUIRE(d.has_value());
+  CHECK(d->Format() ==
+        "test.yaml:2:3: TrainJob j: spec.runtimePatches: Too many: 17: must have at most 16 items (runtime patch "
+        "limit)");
+  patches.erase(patches.rfind("  - "));
+  CHECK(!CheckRuntimePatchLimit(Yaml("spec:\n  runtimePatches:\n" + patches), "TrainJob j").has_value());
 }
 
 TEST_CASE("minProperties refuses an empty runtime spec and template") {

@@ -10,20 +10,6 @@
 
 namespace trainer {
 
-// How MergeRuntimePatches merges the runtime patches (tests compare the ways).
-enum class PatchMerge {
-  kAuto,        // with two patches or more, all at once when that is sure to give the step-by-step
-                // result; else step by step
-  kInTurn,      // step by step, as upstream: each step costs the size of the Jobs the patch names
-  kAtOnceOnly,  // all at once, or nothing when that is not sure to give the step-by-step result
-};
-
-// mergeRuntimePatches: the TrainJob's runtime patches merged into `spec` (the runtime's JobSet
-// spec) in turn, each result re-decoded, then the runtime's replicatedJobs order restored. Returns
-// whether any patch was merged; nullopt only for kAtOnceOnly when it declines, leaving `spec` as it
-// was. Throws Error where upstream fails, at the patch's field.
-std::optional<bool> MergeRuntimePatches(const TrainJob& job, Tree& spec, PatchMerge how);
-
 // newRuntimeInfo: labels and annotations to propagate, PodSets from the runtime's replicatedJobs,
 // and the TrainJob's resourcesPerNode merged into the trainer `node` container. Throws Error.
 Info NewRuntimeInfo(const TrainJob& job, const Runtime& runtime);

@@ -473,6 +473,11 @@ class Loader {
     }
     for (Diagnostic& d : decode_errors) findings.Fail(std::move(d));
     for (Diagnostic& d : unknown_fields) findings.Reject(std::move(d));
+    // The one schema rule that holds whatever the mode; the schema then finds its field reported.
+    if (is_job) {
+      std::optional<Diagnostic> d = CheckRuntimePatchLimit(doc, DocumentSubject(doc, tm.kind));
+      if (d) findings.Fail(std::move(*d));
+    }
     if (options_.validate != ValidationMode::kIgnore) {
       for (Diagnostic& d : CheckSchema(doc, is_job ? SchemaScope::kTrainJob : SchemaScope::kRuntime,
                                        DocumentSubject(doc, tm.kind))) {

@@ -348,6 +348,29 @@ TEST_CASE("a field decoding already refused draws no second message from the sch
   CHECK(Errors(options, fs) == "job.yaml:4:8: TrainJob default/j: spec.runtimeRef.name: Required value");
 }
 
+TEST_CASE("more runtime patches than the CRD allows fail under every mode, with one message") {
+  std::string patches;
+  for (int i = 1; i <= 17; ++i) patches += "  - {manager: example.com/p" + std::to_string(i) + "}\n";
+  const std::string job =
+      "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: job}\nspec:\n"
+      "  runtimeRef: {name: plain}\n  runtimePatches:\n";
+  testing::FakeFileSystem fs;
+  LoadOptions options;
+  options.paths = {"job.yaml"};
+  for (ValidationMode mode : {ValidationMode::kStrict, ValidationMode::kWarn, ValidationMode::kIgnore}) {
+    options.validate = mode;
+    fs.files["job.yaml"] = job + patches;
+    CHECK(Errors(options, fs) ==
+          "job.yaml:6:3: TrainJob default/job: spec.runtimePatches: Too many: 17: must have at most 16 items (runtime "
+          "patch limit)");
+    fs.files["job.yaml"] = job + patches.substr(0, patches.rfind("  - "));
+    Inputs inputs = Load(options, fs);
+    inputs.Checkpoint();
+    CHECK(inputs.jobs.size() == 1);
+    CHECK(inputs.warnings.empty());
+  }
+}
+
 TEST_CASE("runtimes are judged by the runtime webhook when loaded") {
   testing::FakeFileSystem fs;
   fs.files["rt.yaml"] = R"(apiVersion: trainer.kubeflow.org/v1alpha1

@@ -167,8 +167,9 @@ run diff --skip-non-trainer "$tmp/values.yaml" "$tmp/values.yaml"
 check "diff --skip-non-trainer without --legacy is a usage error" test "$rc" -eq 2
 
 # diff and test take -q as render does: the exit status alone, with errors and warnings on stderr.
+# (Its JobSet, a bare suspended one, blocks the TrainJob's resume: a difference, exit 1.)
 run diff -q --legacy tests/cases/diff-skipped-summary/input.yaml
-check "diff -q exits 0 and prints nothing, not even the skipped objects" test "$rc" -eq 0 -a -z "$out" -a -z "$err"
+check "diff -q exits 1 and prints nothing, not even the skipped objects" test "$rc" -eq 1 -a -z "$out" -a -z "$err"
 run diff --quiet --legacy tests/cases/render-mpi-launcher-and-nodes/input.yaml
 check "diff --quiet exits 1 on changes and prints nothing" test "$rc" -eq 1 -a -z "$out" -a -z "$err"
 run diff -q tests/cases/diff-files-human/from.json tests/cases/diff-missing/to.yaml
@@ -194,7 +195,8 @@ mkdir -p "$tmp/dump"
 printf 'apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: quickstart, namespace: ml-team}\n' \
   >"$tmp/dump/jobsets.yaml"
 run diff --legacy "$tmp/dump" examples/quickstart.yaml
-check "a JobSet is not reported as skipped" test "$rc" -eq 0 -a -z "$err"
+# (A JobSet without a spec: the controller's suspend apply onto it is refused, exit 1.)
+check "a JobSet is not reported as skipped" test "$rc" -eq 1 -a -z "$err"
 
 (cd "$tmp" && "$trainer" test "$OLDPWD/tests/cases/render-explain-mpi" "$OLDPWD/tests/cases/render-flux-templates" >"$tmp/out" 2>&1)
 rc=$?
@@ -234,10 +236,13 @@ check "trainer version -o json is JSON with the version and the commit" \
 run --version
 check "trainer --version prints the same" test "$rc" -eq 0 -a "$out" = "trainer $version"
 
-readme_test=$(grep -A1 -e '^# 3\.' -e '^# 4\.' README.md | grep -v -e '^#' -e '^--$')
-ci_test=$(grep '^cmake ' .ci/run | sed 's/ || exit 1$//')
-check "the README's test commands (3 and 4) are the ones .ci/run runs" test "$readme_test" = "$ci_test"
-check "the README's test commands are two lines" test "$(printf '%s\n' "$readme_test" | wc -l)" -eq 2
+# .ci/run's steps after install run the README's set-up commands 3 to 6, in order, one line each.
+readme_test=$(grep -A1 -e '^# [3-6]\.' README.md | grep -v -e '^#' -e '^--$')
+ci_test=$(grep -E '^step (build|test|sanitizers|fuzz-replay) ' .ci/run | sed -E "s/^step [a-z-]+ +[a-z-]+ +'//; s/'\$//")
+check "the README's set-up commands 3 to 6 are the ones .ci/run's steps run" test "$readme_test" = "$ci_test"
+check "the README's set-up commands 3 to 6 are four lines" test "$(printf '%s\n' "$readme_test" | wc -l)" -eq 4
+check ".ci/run has the steps install, build, test, sanitizers and fuzz-replay, in order" \
+  test "$(grep -oE '^step [a-z-]+' .ci/run | cut -d' ' -f2 | tr '\n' ' ')" = "install build test sanitizers fuzz-replay "
 # The words after "apt-get install" up to the end of the command, options left out.
 packages() { tr '\\\n' '  ' | sed 's/.*apt-get install//; s/&&.*//; s/>.*//' | tr ' ' '\n' | grep -E '^[a-z0-9]' | sort -u; }
 readme_build_packages=$(grep -A1 '^# 1\.' README.md | tail -n 1 | packages)
@@ -247,7 +252,7 @@ for tool in doctest-dev pre-commit zsh fish groff man-db clang; do
   check "the README's first command leaves the test tool $tool to the second" \
     test -z "$(grep -x -- "$tool" <<<"$readme_build_packages")"
 done
-ci_packages=$(sed -n '/apt-get install/,/dev.null/p' .ci/run | packages)
+ci_packages=$(grep '^step install ' .ci/run | packages)
 check "the README and .ci/run install packages" test -n "$readme_packages"
 check "the README's first two commands install the packages .ci/run installs" test "$readme_packages" = "$ci_packages"
 

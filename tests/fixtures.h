@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "api/types.h"
 #include "runtime/info.h"
@@ -40,6 +41,12 @@ inline std::string Text(const Tree& tree) {
   std::string out;
   WriteYaml(tree, out);
   return out;
+}
+
+// `first`, then `then`: a container's own env or ports followed by those a plugin adds.
+inline std::vector<Tree> Concat(std::vector<Tree> first, const std::vector<Tree>& then) {
+  first.insert(first.end(), then.begin(), then.end());
+  return first;
 }
 
 // A ResourceList from name/quantity pairs: {{"cpu", "2"}, {"memory", "4Gi"}}.

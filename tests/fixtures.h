@@ -2,6 +2,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <ostream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,3 +67,16 @@ inline PodSet NewPodSet(const char* name, std::int32_t count, ResourceList reque
 }
 
 }  // namespace trainer::testing
+
+namespace trainer {
+
+// How a failing CHECK shows a Tree, and a list of them, instead of {?}: as YAML.
+inline std::ostream& operator<<(std::ostream& out, const Tree& tree) { return out << "\n" << testing::Text(tree); }
+
+inline std::ostream& operator<<(std::ostream& out, const std::vector<Tree>& items) {
+  Tree list = Tree::List();
+  for (const Tree& item : items) list.Append(item);
+  return out << list;
+}
+
+}  // namespace trainer

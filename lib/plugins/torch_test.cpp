@@ -324,7 +324,8 @@ TEST_CASE("Torch EnforceMLPolicy") {
         enforce();
         CHECK(info.template_spec.pod_sets[0].count == c.count);
         for (const ContainerWant& want : c.containers) {
-          CAPTURE(want.container);
+          const std::string container_name = std::string(want.pod_set) + "/" + want.container;
+          CAPTURE(container_name);
           const Container* container = info.FindContainerByPodSetName(want.pod_set, want.container);
           REQUIRE(container != nullptr);
           CHECK(container->env == want.env);

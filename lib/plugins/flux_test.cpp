@@ -523,11 +523,7 @@ TEST_CASE("Flux: TestValidate") {
       if (c.flux) info.runtime_policy.ml_policy = &ml;
       info.template_spec.pod_sets = c.pod_sets;
       auto plugin = plugins::NewFlux(RenderOptions{});
-      Diagnostics errors;
-      dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(&info, nullptr, NewTrainJob(std::nullopt), errors);
-      std::vector<std::string> got;
-      for (const Diagnostic& d : errors.items()) got.push_back(d.field + ": " + d.message);
-      CHECK(got == c.want);
+      CHECK(testing::ValidationErrors(*plugin, &info, NewTrainJob(std::nullopt)) == c.want);
     }
   }
 }

@@ -39,9 +39,6 @@ TrainerSpec WithImage(const char* image) {
   return trainer;
 }
 
-// The runtime's ML policy in a row: none at all, one without JAX, or JAX.
-enum class Policy { kNil, kEmpty, kJAX };
-
 std::vector<Tree> JAXEnv(const std::string& processes, const std::string& coordinator) {
   return Yaml("- {name: JAX_NUM_PROCESSES, value: \"" + processes +
               "\"}\n"
@@ -59,25 +56,11 @@ const std::vector<Tree> kTrainerPorts = Yaml("[{containerPort: 29500}]").items()
 // As upstream's TestJAX: each row's Info is one trainer PodSet `node` of `runtime_count` pods with
 // one `node` container; the row says what that PodSet and container hold after EnforceMLPolicy.
 TEST_CASE("JAX EnforceMLPolicy") {
-  struct Case {
-    const char* name;
-    Policy policy = Policy::kJAX;
-    std::optional<std::int32_t> runtime_count = 1;  // no trainer PodSet when unset
-    std::vector<Tree> runtime_env;
-    std::vector<Tree> runtime_ports;
-    const char* runtime_image = nullptr;
-    std::string job = "test-job";
-    std::optional<TrainerSpec> trainer;
-    bool legacy_image = false;
-    std::optional<std::int32_t> count;  // no trainer PodSet when unset
-    std::vector<Tree> env;
-    std::vector<Tree> ports;
-    const char* image = nullptr;
-  };
+  using Case = testing::TrainerNodeCase;
   const Case cases[] = {
-      {.name = "no action when mlPolicySource is nil", .policy = Policy::kNil, .trainer = WithNumNodes(2), .count = 1},
+      {.name = "no action when mlPolicySource is nil", .policy = Case::kNil, .trainer = WithNumNodes(2), .count = 1},
       {.name = "no action when mlPolicySource JAX is null",
-       .policy = Policy::kEmpty,
+       .policy = Case::kOther,
        .trainer = WithNumNodes(2),
        .count = 1},
       {.name = "no panic when JAX policy is set but trainer PodSet is absent",
@@ -156,30 +139,8 @@ TEST_CASE("JAX EnforceMLPolicy") {
   };
   for (const Case& c : cases) {
     SUBCASE(c.name) {
-      MLPolicy ml;
-      if (c.policy == Policy::kJAX) ml.jax = true;
-      Info info = testing::NewTrainerInfo(c.policy == Policy::kNil ? nullptr : &ml, c.runtime_count);
-      if (c.runtime_count) {
-        Container& node = info.template_spec.pod_sets[0].containers[0];
-        node.env = c.runtime_env;
-        node.ports = c.runtime_ports;
-        if (c.runtime_image) node.image = Tree::String(c.runtime_image);
-      }
-      TrainJob job = NewTrainJob(c.job, c.trainer);
-      RenderOptions options;
-      options.legacy_image = c.legacy_image;
-      auto plugin = plugins::NewJAX(options);
-      dynamic_cast<EnforceMLPolicyPlugin&>(*plugin).EnforceMLPolicy(info, job);
-      if (!c.count) {
-        CHECK(info.template_spec.pod_sets.empty());
-      } else {
-        REQUIRE(info.template_spec.pod_sets.size() == 1);
-        const Container& node = info.template_spec.pod_sets[0].containers[0];
-        CHECK(info.template_spec.pod_sets[0].count == c.count);
-        CHECK(node.env == c.env);
-        CHECK(node.ports == c.ports);
-        CHECK(node.image == (c.image ? Tree::String(c.image) : Tree()));
-      }
+      testing::RunTrainerNodeCase(
+          c, [](MLPolicy& ml) { ml.jax = true; }, plugins::NewJAX);
     }
   }
 }
@@ -189,10 +150,9 @@ TEST_CASE("JAX accepts every TrainJob, as upstream's webhook hook does") {
   ml.jax = true;
   Info info = testing::NewTrainerInfo(&ml, 1);
   auto plugin = plugins::NewJAX(RenderOptions{});
-  Diagnostics errors;
-  dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(
-      &info, nullptr, NewTrainJob("job", WithEnv("[{name: JAX_NUM_PROCESSES, value: \"9\"}]")), errors);
-  CHECK(errors.empty());
+  CHECK(testing::ValidationErrors(*plugin, &info,
+                                  NewTrainJob("job", WithEnv("[{name: JAX_NUM_PROCESSES, value: \"9\"}]")))
+            .empty());
 }
 
 }  // namespace trainer

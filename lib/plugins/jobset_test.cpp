@@ -23,11 +23,7 @@ Lines Validate(const std::string& initializer, const std::string& spec) {
   Info info;
   info.template_spec.obj_apply = testing::Yaml(spec);
   auto plugin = NewJobSet(RenderOptions{});
-  Diagnostics errors;
-  dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(&info, nullptr, job, errors);
-  Lines out;
-  for (const Diagnostic& d : errors.items()) out.push_back(d.field + ": " + d.message);
-  return out;
+  return testing::ValidationErrors(*plugin, &info, job);
 }
 
 // One replicatedJob `name` with the containers given as a flow sequence.

@@ -406,12 +406,8 @@ TEST_CASE("MPI Validate") {
       info.runtime_policy.ml_policy = c.policy.Or(ml);
       info.template_spec.pod_sets = c.pod_sets;
       auto plugin = plugins::NewMPIWithKeys(RenderOptions{}, std::make_unique<FixedKeys>());
-      Diagnostics errors;
-      dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(c.policy.kind == Policy::kNilInfo ? nullptr : &info,
-                                                              nullptr, NewTrainJob(c.trainer), errors);
-      std::vector<std::string> got;
-      for (const Diagnostic& d : errors.items()) got.push_back(d.field + ": " + d.message);
-      CHECK(got == c.want);
+      CHECK(testing::ValidationErrors(*plugin, c.policy.kind == Policy::kNilInfo ? nullptr : &info,
+                                      NewTrainJob(c.trainer)) == c.want);
     }
   }
 }

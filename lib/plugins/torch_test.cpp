@@ -88,15 +88,6 @@ std::unique_ptr<Plugin> New(bool legacy_image = false) {
   return plugins::NewTorch(options);
 }
 
-std::vector<std::string> Validate(const Info* info, const TrainJob& job) {
-  auto plugin = New();
-  Diagnostics errors;
-  dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(info, nullptr, job, errors);
-  std::vector<std::string> out;
-  for (const Diagnostic& d : errors.items()) out.push_back(d.field + ": " + d.message);
-  return out;
-}
-
 // The five torchrun env, as upstream lists them.
 std::vector<Tree> PetEnv(const std::string& job, const std::string& nodes, const std::string& procs,
                          bool master = true) {
@@ -404,7 +395,7 @@ TEST_CASE("Torch Validate") {
     SUBCASE(c.name) {
       MLPolicy ml = PolicyOf(c.policy, c.targets);
       Info info = c.policy == Policy::kNone ? Info{} : NewInfo(&ml, 1);
-      CHECK(Validate(c.policy == Policy::kNilInfo ? nullptr : &info, c.job) == c.want);
+      CHECK(testing::ValidationErrors(*New(), c.policy == Policy::kNilInfo ? nullptr : &info, c.job) == c.want);
     }
   }
 }

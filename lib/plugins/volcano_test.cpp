@@ -201,12 +201,8 @@ TEST_CASE("Volcano Validate") {
       info.annotations = c.annotations;
       info.template_spec.obj_apply = c.runtime_spec;
       auto plugin = plugins::NewVolcano(RenderOptions{});
-      Diagnostics errors;
-      dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(c.policy == Policy::kNilInfo ? nullptr : &info, nullptr,
-                                                              NewTrainJob("test", "default"), errors);
-      std::vector<std::string> got;
-      for (const Diagnostic& d : errors.items()) got.push_back(d.field + ": " + d.message);
-      CHECK(got == c.want);
+      CHECK(testing::ValidationErrors(*plugin, c.policy == Policy::kNilInfo ? nullptr : &info,
+                                      NewTrainJob("test", "default")) == c.want);
     }
   }
 }

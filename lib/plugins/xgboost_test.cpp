@@ -47,29 +47,14 @@ TrainerSpec WithImage(const char* image) {
   return trainer;
 }
 
-// The runtime's ML policy in a row: none at all, one without XGBoost (empty or Torch), or XGBoost.
-enum class Policy { kNil, kEmpty, kTorch, kXGBoost };
+// The runtime's ML policy in a Validate row: none at all, Torch, or XGBoost.
+enum class Policy { kNil, kTorch, kXGBoost };
 
 MLPolicy PolicyOf(Policy policy) {
   MLPolicy ml;
   if (policy == Policy::kTorch) ml.torch = TorchPolicy{};
   if (policy == Policy::kXGBoost) ml.xgboost = true;
   return ml;
-}
-
-std::unique_ptr<Plugin> New(bool legacy_image = false) {
-  RenderOptions options;
-  options.legacy_image = legacy_image;
-  return plugins::NewXGBoost(options);
-}
-
-std::vector<std::string> Validate(const Info* info, const TrainJob& job) {
-  auto plugin = New();
-  Diagnostics errors;
-  dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(info, nullptr, job, errors);
-  std::vector<std::string> out;
-  for (const Diagnostic& d : errors.items()) out.push_back(d.field + ": " + d.message);
-  return out;
 }
 
 std::vector<Tree> DMLCEnv(const std::string& job, const std::string& workers) {
@@ -129,7 +114,9 @@ TEST_CASE("XGBoost Validate") {
     SUBCASE(c.name) {
       MLPolicy ml = PolicyOf(c.policy.value_or(Policy::kNil));
       Info info = testing::NewTrainerInfo(&ml, std::nullopt);
-      CHECK(Validate(c.policy ? &info : nullptr, NewTrainJob("test-job", c.trainer)) == c.want);
+      auto plugin = plugins::NewXGBoost(RenderOptions{});
+      CHECK(testing::ValidationErrors(*plugin, c.policy ? &info : nullptr, NewTrainJob("test-job", c.trainer)) ==
+            c.want);
     }
   }
 }
@@ -138,25 +125,11 @@ TEST_CASE("XGBoost Validate") {
 // with one `node` container, and the row's JobSet spec; the row says what that PodSet and
 // container hold after EnforceMLPolicy.
 TEST_CASE("XGBoost EnforceMLPolicy") {
-  struct Case {
-    const char* name;
-    Policy policy = Policy::kXGBoost;
-    std::optional<std::int32_t> runtime_count = 1;  // no trainer PodSet when unset
-    Tree runtime_spec;                              // the JobSet spec
-    std::vector<Tree> runtime_env;
-    const char* runtime_image = nullptr;
-    std::string job = "test-job";
-    std::optional<TrainerSpec> trainer;
-    bool legacy_image = false;
-    std::optional<std::int32_t> count;  // no trainer PodSet when unset
-    std::vector<Tree> env;
-    std::vector<Tree> ports;
-    const char* image = nullptr;
-  };
+  using Case = testing::TrainerNodeCase;
   const Case cases[] = {
-      {.name = "no action when mlPolicySource is nil", .policy = Policy::kNil, .trainer = WithNumNodes(2), .count = 1},
+      {.name = "no action when mlPolicySource is nil", .policy = Case::kNil, .trainer = WithNumNodes(2), .count = 1},
       {.name = "no action when mlPolicySource XGBoost is null",
-       .policy = Policy::kEmpty,
+       .policy = Case::kOther,
        .trainer = WithNumNodes(2),
        .count = 1},
       {.name = "no env injection when trainJob.Spec.Trainer is nil", .trainer = std::nullopt, .count = 1},
@@ -274,27 +247,8 @@ TEST_CASE("XGBoost EnforceMLPolicy") {
   };
   for (const Case& c : cases) {
     SUBCASE(c.name) {
-      MLPolicy ml = PolicyOf(c.policy);
-      Info info = testing::NewTrainerInfo(c.policy == Policy::kNil ? nullptr : &ml, c.runtime_count);
-      info.template_spec.obj_apply = c.runtime_spec;
-      if (c.runtime_count) {
-        Container& node = info.template_spec.pod_sets[0].containers[0];
-        node.env = c.runtime_env;
-        if (c.runtime_image) node.image = Tree::String(c.runtime_image);
-      }
-      TrainJob job = NewTrainJob(c.job, c.trainer);
-      auto plugin = New(c.legacy_image);
-      dynamic_cast<EnforceMLPolicyPlugin&>(*plugin).EnforceMLPolicy(info, job);
-      if (!c.count) {
-        CHECK(info.template_spec.pod_sets.empty());
-      } else {
-        REQUIRE(info.template_spec.pod_sets.size() == 1);
-        const Container& node = info.template_spec.pod_sets[0].containers[0];
-        CHECK(info.template_spec.pod_sets[0].count == c.count);
-        CHECK(node.env == c.env);
-        CHECK(node.ports == c.ports);
-        CHECK(node.image == (c.image ? Tree::String(c.image) : Tree()));
-      }
+      testing::RunTrainerNodeCase(
+          c, [](MLPolicy& ml) { ml.xgboost = true; }, plugins::NewXGBoost);
     }
   }
 }

@@ -118,6 +118,27 @@ struct TrainerNodeCase {
   const char* image = nullptr;  // none when null
 };
 
+// The two image rows of a TrainerNodeCase table, for TrainJob `job` of one node whose trainer
+// container the plugin gives `env` and `ports`: the TrainJob's image replaces the runtime's,
+// except under the legacy image rule.
+inline std::vector<TrainerNodeCase> ImageCases(const std::vector<Tree>& env, const std::vector<Tree>& ports) {
+  TrainerSpec trainer;
+  trainer.image = "registry.example.com/app:2";
+  TrainerNodeCase current{.name = "sets the TrainJob image on the trainer node container",
+                          .runtime_image = "registry.example.com/runtime:1",
+                          .job = "job",
+                          .trainer = trainer,
+                          .count = 1,
+                          .env = env,
+                          .ports = ports,
+                          .image = "registry.example.com/app:2"};
+  TrainerNodeCase legacy = current;
+  legacy.name = "keeps the runtime's image under the legacy image rule";
+  legacy.legacy_image = true;
+  legacy.image = "registry.example.com/runtime:1";
+  return {current, legacy};
+}
+
 // Runs a TrainerNodeCase with the plugin `make` builds; `enable` sets the plugin's ML policy.
 inline void RunTrainerNodeCase(const TrainerNodeCase& c, void (*enable)(MLPolicy&),
                                std::unique_ptr<Plugin> (*make)(const RenderOptions&)) {

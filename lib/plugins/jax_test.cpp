@@ -33,12 +33,6 @@ TrainerSpec WithEnv(const char* env) {
   return trainer;
 }
 
-TrainerSpec WithImage(const char* image) {
-  TrainerSpec trainer;
-  trainer.image = image;
-  return trainer;
-}
-
 std::vector<Tree> JAXEnv(const std::string& processes, const std::string& coordinator) {
   return Yaml("- {name: JAX_NUM_PROCESSES, value: \"" + processes +
               "\"}\n"
@@ -57,7 +51,7 @@ const std::vector<Tree> kTrainerPorts = Yaml("[{containerPort: 29500}]").items()
 // one `node` container; the row says what that PodSet and container hold after EnforceMLPolicy.
 TEST_CASE("JAX EnforceMLPolicy") {
   using Case = testing::TrainerNodeCase;
-  const Case cases[] = {
+  std::vector<Case> cases = {
       {.name = "no action when mlPolicySource is nil", .policy = Case::kNil, .trainer = WithNumNodes(2), .count = 1},
       {.name = "no action when mlPolicySource JAX is null",
        .policy = Case::kOther,
@@ -119,24 +113,9 @@ TEST_CASE("JAX EnforceMLPolicy") {
        .count = 1,
        .env = JAXEnv("1", "job-node-0-0.job:29500"),
        .ports = Yaml("[{name: metrics, containerPort: 9090}, {containerPort: 29500}]").items()},
-      {.name = "sets the TrainJob image on the trainer node container",
-       .runtime_image = "registry.example.com/runtime:1",
-       .job = "job",
-       .trainer = WithImage("registry.example.com/app:2"),
-       .count = 1,
-       .env = JAXEnv("1", "job-node-0-0.job:29500"),
-       .ports = kTrainerPorts,
-       .image = "registry.example.com/app:2"},
-      {.name = "keeps the runtime's image under the legacy image rule",
-       .runtime_image = "registry.example.com/runtime:1",
-       .job = "job",
-       .trainer = WithImage("registry.example.com/app:2"),
-       .legacy_image = true,
-       .count = 1,
-       .env = JAXEnv("1", "job-node-0-0.job:29500"),
-       .ports = kTrainerPorts,
-       .image = "registry.example.com/runtime:1"},
   };
+  for (Case& image : testing::ImageCases(JAXEnv("1", "job-node-0-0.job:29500"), kTrainerPorts))
+    cases.push_back(std::move(image));
   for (const Case& c : cases) {
     SUBCASE(c.name) {
       testing::RunTrainerNodeCase(

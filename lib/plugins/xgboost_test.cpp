@@ -41,12 +41,6 @@ TrainerSpec WithEnv(const std::string& env) {
   return trainer;
 }
 
-TrainerSpec WithImage(const char* image) {
-  TrainerSpec trainer;
-  trainer.image = image;
-  return trainer;
-}
-
 // The runtime's ML policy in a Validate row: none at all, Torch, or XGBoost.
 enum class Policy { kNil, kTorch, kXGBoost };
 
@@ -126,7 +120,7 @@ TEST_CASE("XGBoost Validate") {
 // container hold after EnforceMLPolicy.
 TEST_CASE("XGBoost EnforceMLPolicy") {
   using Case = testing::TrainerNodeCase;
-  const Case cases[] = {
+  std::vector<Case> cases = {
       {.name = "no action when mlPolicySource is nil", .policy = Case::kNil, .trainer = WithNumNodes(2), .count = 1},
       {.name = "no action when mlPolicySource XGBoost is null",
        .policy = Case::kOther,
@@ -227,24 +221,8 @@ TEST_CASE("XGBoost EnforceMLPolicy") {
                    "\"metadata.annotations['batch.kubernetes.io/job-completion-index']\"}}}\n")
                   .items(),
        .ports = kTrainerPorts},
-      {.name = "sets the TrainJob image on the trainer node container",
-       .runtime_image = "registry.example.com/runtime:1",
-       .job = "job",
-       .trainer = WithImage("registry.example.com/app:2"),
-       .count = 1,
-       .env = DMLCEnv("job", "1"),
-       .ports = kTrainerPorts,
-       .image = "registry.example.com/app:2"},
-      {.name = "keeps the runtime's image under the legacy image rule",
-       .runtime_image = "registry.example.com/runtime:1",
-       .job = "job",
-       .trainer = WithImage("registry.example.com/app:2"),
-       .legacy_image = true,
-       .count = 1,
-       .env = DMLCEnv("job", "1"),
-       .ports = kTrainerPorts,
-       .image = "registry.example.com/runtime:1"},
   };
+  for (Case& image : testing::ImageCases(DMLCEnv("job", "1"), kTrainerPorts)) cases.push_back(std::move(image));
   for (const Case& c : cases) {
     SUBCASE(c.name) {
       testing::RunTrainerNodeCase(

@@ -59,23 +59,28 @@ TrainerSpec WithNumNodes(std::int32_t n) {
   return trainer;
 }
 
-struct FluxPlugin {
-  explicit FluxPlugin(RenderOptions options = {}) : plugin(plugins::NewFlux(options)) {}
-  void Enforce(Info& info, TrainJob& job) {
-    dynamic_cast<EnforceMLPolicyPlugin&>(*plugin).EnforceMLPolicy(info, job);
-  }
-  std::vector<Tree> Build(Info& info, const TrainJob& job) {
-    std::vector<Tree> objects;
-    dynamic_cast<ComponentBuilderPlugin&>(*plugin).Build(info, job, objects);
-    return objects;
-  }
-  Diagnostics Validate(const Info& info, const TrainJob& job) {
-    Diagnostics errors;
-    dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(&info, nullptr, job, errors);
-    return errors;
-  }
-  std::unique_ptr<Plugin> plugin;
-};
+TrainerSpec With(TrainerSpec trainer, const char* resources_per_node, std::optional<std::int32_t> num_proc_per_node) {
+  trainer.resources_per_node = Yaml(resources_per_node);
+  trainer.num_proc_per_node = num_proc_per_node;
+  return trainer;
+}
+
+TrainerSpec WithCommand(TrainerSpec trainer, std::optional<std::vector<std::string>> command,
+                        std::optional<std::vector<std::string>> args) {
+  trainer.command = std::move(command);
+  trainer.args = std::move(args);
+  return trainer;
+}
+
+TrainerSpec WithImage(TrainerSpec trainer, const char* image) {
+  trainer.image = image;
+  return trainer;
+}
+
+TrainerSpec WithEnv(TrainerSpec trainer, const char* env) {
+  trainer.env = YamlList(env);
+  return trainer;
+}
 
 std::string Data(const Tree& object, std::string_view key) { return object.Find("data")->Find(key)->text(); }
 
@@ -93,162 +98,33 @@ constexpr KnownKey kKnownKeys[] = {
     {"12345-67890", "=5tz+^nr>fsG0r)APsh9&*hw22n>C@sC.y{pn0q=", "9v+V-VmP1<i#7s}ZY#SyyUlHmlYNsC{u@t=@rKRv"},
 };
 
-}  // namespace
-
-TEST_CASE("Flux: no action when flux policy is nil") {
-  MLPolicy ml;
-  Info info = NewInfo(&ml);
-  TrainJob job = NewTrainJob(WithNumNodes(2));
-  FluxPlugin flux;
-  flux.Enforce(info, job);
-  CHECK(info.template_spec.pod_sets[0].init_containers.empty());
-  CHECK(info.template_spec.pod_sets[0].volumes.empty());
-  CHECK(flux.Build(info, job).empty());
-  CHECK(!job.spec.trainer->command);
-}
-
-TEST_CASE("Flux: flux mutations are applied correctly") {
-  MLPolicy ml = WithFlux();
-  Info info = NewInfo(&ml);
-  TrainJob job = NewTrainJob(WithNumNodes(2));
-  FluxPlugin flux;
-  flux.Enforce(info, job);
-
-  const PodSet& ps = info.template_spec.pod_sets[0];
-  REQUIRE(ps.init_containers.size() == 1);
-  const Container& installer = ps.init_containers[0];
-  CHECK(installer.name == "flux-installer");
-  CHECK(installer.image == Tree::String("ghcr.io/converged-computing/flux-view-ubuntu:tag-jammy"));
-  CHECK(installer.command == Yaml("[/bin/bash, /etc/flux-config/init.sh]"));
-  CHECK(installer.volume_mounts == YamlList(R"(
+// What EnforceMLPolicy adds to the trainer PodSet of TrainJob test-job.
+const std::vector<Tree> kInstallerMounts = YamlList(R"(
 - {name: flux-install, mountPath: /mnt/flux}
 - {name: test-job-flux-entrypoint, mountPath: /etc/flux-config, readOnly: true}
-)"));
-  CHECK(ps.containers[0].volume_mounts == YamlList(R"(
+)");
+const std::vector<Tree> kNodeMounts = YamlList(R"(
 - {name: flux-install, mountPath: /mnt/flux}
 - {name: spack-install, mountPath: /opt/software}
 - {name: test-job-flux-entrypoint, mountPath: /etc/flux-config, readOnly: true}
 - {name: flux-curve, mountPath: /curve, readOnly: true}
 - {name: shared-memory, mountPath: /dev/shm, readOnly: true}
-)"));
-  CHECK(ps.volumes == YamlList(R"(
+)");
+const std::vector<Tree> kVolumes = YamlList(R"(
 - {name: spack-install, emptyDir: {}}
 - {name: flux-install, emptyDir: {}}
 - {name: test-job-flux-entrypoint, configMap: {name: test-job-flux-entrypoint, defaultMode: 493}}
 - {name: shared-memory, emptyDir: {medium: Memory}}
 - {name: flux-curve, secret: {secretName: test-job-flux-curve, defaultMode: 256}}
-)"));
-  // Upstream leaves the PodSet's command alone and rewrites the TrainJob's instead.
-  CHECK(ps.containers[0].command.IsNull());
-  CHECK(job.spec.trainer->command == std::vector<std::string>{"/bin/bash", "/etc/flux-config/entrypoint.sh", ""});
-
-  std::vector<Tree> objects = flux.Build(info, job);
-  REQUIRE(objects.size() == 2);
-  const char* owner =
-      "[{apiVersion: trainer.kubeflow.org/v1alpha1, kind: TrainJob, name: test-job, uid: test-uid, "
-      "controller: true, blockOwnerDeletion: true}]";
-  CHECK(*objects[0].FindString("kind") == "ConfigMap");
-  CHECK(*objects[0].Find("metadata")->FindString("name") == "test-job-flux-entrypoint");
-  CHECK(*objects[0].Find("metadata")->FindString("namespace") == "default");
-  CHECK(*objects[0].Find("metadata")->Find("ownerReferences") == Yaml(owner));
-  CHECK(objects[0].Find("data")->keys() == std::vector<std::string>{"entrypoint.sh", "init.sh"});
-  CHECK(*objects[1].FindString("kind") == "Secret");
-  CHECK(*objects[1].Find("metadata")->FindString("name") == "test-job-flux-curve");
-  CHECK(*objects[1].Find("metadata")->Find("ownerReferences") == Yaml(owner));
-  CHECK(objects[1].Find("data")->keys() == std::vector<std::string>{"curve.cert"});
-}
-
-TEST_CASE("Flux wraps the TrainJob's command and args in the entrypoint and clears the args") {
-  MLPolicy ml = WithFlux();
-  Info info = NewInfo(&ml);
-  info.template_spec.pod_sets[0].containers[0].command = Yaml("[python, runtime.py]");
-  TrainerSpec trainer = WithNumNodes(1);
-  trainer.args = {{"--epochs", "10"}};
-  TrainJob job = NewTrainJob(trainer);
-  FluxPlugin().Enforce(info, job);
-  CHECK(job.spec.trainer->command ==
-        std::vector<std::string>{"/bin/bash", "/etc/flux-config/entrypoint.sh", "python runtime.py --epochs 10"});
-  CHECK(!job.spec.trainer->args);
-
-  SUBCASE("the TrainJob's command replaces the runtime's") {
-    Info again = NewInfo(&ml);
-    again.template_spec.pod_sets[0].containers[0].command = Yaml("[python, runtime.py]");
-    TrainerSpec own = WithNumNodes(1);
-    own.command = {{"lmp", "-in", "in.reaxc"}};
-    TrainJob job2 = NewTrainJob(own);
-    FluxPlugin().Enforce(again, job2);
-    CHECK(job2.spec.trainer->command->back() == "lmp -in in.reaxc");
-  }
-}
-
-TEST_CASE("Flux: getOriginalCommand joins command and args and trims the ends only") {
-  CHECK(plugins::JoinOriginalCommand({"python"}, {"train.py", "--epochs", "10"}) == "python train.py --epochs 10");
-  CHECK(plugins::JoinOriginalCommand({"  python  "}, {" script.py "}) == "python    script.py");
-  CHECK(plugins::JoinOriginalCommand({}, {}).empty());
-}
-
-TEST_CASE("Flux takes broker settings from the trainer container's env, then the TrainJob's") {
-  MLPolicy ml = WithFlux();
-  Info info = NewInfo(&ml);
-  info.template_spec.pod_sets[0].containers[0].env = YamlList(R"(
-- {name: FLUX_VIEW_IMAGE, value: runtime/view:1}
-- {name: FLUX_QUEUE_POLICY, value: easy}
-- {name: FLUX_NETWORK_DEVICE, valueFrom: {fieldRef: {fieldPath: metadata.name}}}
-- {name: OTHER, value: x}
 )");
-  TrainerSpec trainer = WithNumNodes(1);
-  trainer.env = YamlList(R"(
-- {name: FLUX_VIEW_IMAGE, value: job/view:2}
-- {name: FLUX_QUEUE_POLICY, valueFrom: {fieldRef: {fieldPath: metadata.uid}}}
-)");
-  TrainJob job = NewTrainJob(trainer);
-  FluxPlugin flux;
-  flux.Enforce(info, job);
-  CHECK(info.template_spec.pod_sets[0].init_containers[0].image == Tree::String("job/view:2"));
-  std::string init = Data(flux.Build(info, job)[0], "init.sh");
-  CHECK(init.find("default_bind = \"tcp://eth0:%p\"\n") != std::string::npos);
-  CHECK(init.find("queue-policy = \"\"\n") != std::string::npos);
+
+// The TrainJob command EnforceMLPolicy writes: the entrypoint, given the original command.
+std::vector<std::string> EntrypointCommand(std::string original) {
+  return {"/bin/bash", "/etc/flux-config/entrypoint.sh", std::move(original)};
 }
 
-TEST_CASE("Flux: generateRange") {
-  CHECK(plugins::GenerateRange(1, 0) == "0");       // single node
-  CHECK(plugins::GenerateRange(4, 0) == "0-3");     // multiple nodes starting at zero
-  CHECK(plugins::GenerateRange(3, 10) == "10-12");  // multiple nodes with offset start
-}
-
-TEST_CASE("Flux: generateHostlist") {
-  CHECK(plugins::GenerateHostlist("lammps-job", 1) == "lammps-job-node-0-[0]");        // prefix with one node
-  CHECK(plugins::GenerateHostlist("flux-cluster", 4) == "flux-cluster-node-0-[0-3]");  // prefix with four nodes
-  CHECK(plugins::GenerateHostlist("", 2) == "-node-0-[0-1]");                          // empty prefix handled
-}
-
-TEST_CASE("Flux entrypoint values for two nodes of four tasks without GPUs") {
-  FluxScriptValues v = FluxEntrypointValues("lammps", "team", 2, 4, 0, {});
-  CHECK(v.flux_root == "/opt/view");
-  CHECK(v.init_main_host == "lammps-0");
-  CHECK(v.hosts == "lammps-node-0-[0-1]");
-  CHECK(v.default_bind == "tcp://eth0:%p");
-  CHECK(v.default_connect == "tcp://%h.lammps.team.svc.cluster.local:%p");
-  CHECK(v.queue_policy == "fcfs");
-  CHECK(v.resource_spec == "--cores=0-3");
-  CHECK(v.main_host == "lammps-node-0-0");
-  CHECK(v.flags == "-N 2 -n 8");
-}
-
-TEST_CASE("Flux entrypoint values with GPUs add GPUs per task and to the resource spec") {
-  plugins::FluxBrokerSettings settings;
-  settings.network_device = "ib0";
-  FluxScriptValues v = FluxEntrypointValues("job", "default", 3, 1, 2, settings);
-  CHECK(v.resource_spec == "--cores=0 --gpu=0-1");
-  CHECK(v.flags == "-N 3 -n 3 -g 2");
-  CHECK(v.hosts == "job-node-0-[0-2]");
-  CHECK(v.default_bind == "tcp://ib0:%p");
-}
-
-TEST_CASE("Flux counts GPUs from the TrainJob's resourcesPerNode before the runtime's") {
-  MLPolicy ml = WithFlux(2);
-  Info info = NewInfo(&ml);
-  info.template_spec.obj_apply = Yaml(R"(
+// A JobSet spec whose trainer node containers ask for four GPUs each.
+const char* kRuntimeWithFourGPUs = R"(
 replicatedJobs:
 - name: node
   template:
@@ -257,44 +133,319 @@ replicatedJobs:
       template:
         spec:
           containers: [{name: node, resources: {limits: {nvidia.com/gpu: "4"}}}]
-)");
-  TrainJob job = NewTrainJob(WithNumNodes(2));
-  CHECK(Data(FluxPlugin().Build(info, job)[0], "entrypoint.sh").find("flags = \"-N 2 -n 4 -g 4\"") !=
-        std::string::npos);
-  job.spec.trainer->resources_per_node = Yaml("{requests: {nvidia.com/gpu: '1'}}");
-  job.spec.trainer->num_proc_per_node = 3;
-  std::string entrypoint = Data(FluxPlugin().Build(info, job)[0], "entrypoint.sh");
-  CHECK(entrypoint.find("rspec = \"--cores=0-2 --gpu=0\"") != std::string::npos);
-  CHECK(entrypoint.find("flags = \"-N 2 -n 6 -g 1\"") != std::string::npos);
+)";
+
+}  // namespace
+
+// As upstream's TestFlux, EnforceMLPolicy then Build. Each row's Info is one trainer PodSet `node`
+// with an empty `node` container, changed as the row says; the TrainJob is test-job. Rows with
+// `enforce` false run Build alone.
+TEST_CASE("Flux EnforceMLPolicy and Build") {
+  struct Case {
+    const char* name;
+    std::optional<std::int32_t> flux = 1;  // the policy's numProcPerNode; no Flux policy when unset
+    Tree runtime_command;
+    std::vector<Tree> runtime_env;
+    const char* runtime_image = nullptr;
+    const char* runtime_spec = nullptr;  // the JobSet spec
+    std::optional<TrainerSpec> trainer = WithNumNodes(1);
+    std::string uid = "test-uid";
+    bool legacy_image = false;
+    bool enforce = true;
+    // After EnforceMLPolicy
+    std::optional<std::vector<std::string>> command = EntrypointCommand("");
+    std::optional<std::vector<std::string>> args;
+    const char* installer_image = "ghcr.io/converged-computing/flux-view-ubuntu:tag-jammy";
+    const char* image = nullptr;  // of the node container; none when null
+    // After Build: the ConfigMap's scripts hold these lines, and the Secret this certificate.
+    std::vector<std::string> init_has;
+    std::vector<std::string> entrypoint_has;
+    std::optional<std::string> curve_cert;
+    // Or the error, from EnforceMLPolicy or else Build.
+    const char* error_field = nullptr;
+    const char* error_message = nullptr;
+  };
+  const Case cases[] = {
+      {.name = "no action when flux policy is nil",
+       .flux = std::nullopt,
+       .trainer = WithNumNodes(2),
+       .command = std::nullopt},
+      // Upstream leaves the PodSet's command alone and rewrites the TrainJob's instead.
+      {.name = "flux mutations are applied correctly", .trainer = WithNumNodes(2)},
+      {.name = "wraps the TrainJob's command and args in the entrypoint and clears the args",
+       .runtime_command = Yaml("[python, runtime.py]"),
+       .trainer = WithCommand(WithNumNodes(1), std::nullopt, {{"--epochs", "10"}}),
+       .command = EntrypointCommand("python runtime.py --epochs 10")},
+      {.name = "the TrainJob's command replaces the runtime's",
+       .runtime_command = Yaml("[python, runtime.py]"),
+       .trainer = WithCommand(WithNumNodes(1), {{"lmp", "-in", "in.reaxc"}}, std::nullopt),
+       .command = EntrypointCommand("lmp -in in.reaxc")},
+      {.name = "takes broker settings from the trainer container's env, then the TrainJob's",
+       .runtime_env = YamlList(R"(
+- {name: FLUX_VIEW_IMAGE, value: runtime/view:1}
+- {name: FLUX_QUEUE_POLICY, value: easy}
+- {name: FLUX_NETWORK_DEVICE, valueFrom: {fieldRef: {fieldPath: metadata.name}}}
+- {name: OTHER, value: x}
+)"),
+       .trainer = WithEnv(WithNumNodes(1), R"(
+- {name: FLUX_VIEW_IMAGE, value: job/view:2}
+- {name: FLUX_QUEUE_POLICY, valueFrom: {fieldRef: {fieldPath: metadata.uid}}}
+)"),
+       .installer_image = "job/view:2",
+       .init_has = {"default_bind = \"tcp://eth0:%p\"\n", "queue-policy = \"\"\n"}},
+      {.name = "counts GPUs from the runtime's resources when the TrainJob names none",
+       .flux = 2,
+       .runtime_spec = kRuntimeWithFourGPUs,
+       .trainer = WithNumNodes(2),
+       .enforce = false,
+       .entrypoint_has = {"flags = \"-N 2 -n 4 -g 4\""}},
+      {.name = "counts GPUs from the TrainJob's resourcesPerNode before the runtime's",
+       .flux = 2,
+       .runtime_spec = kRuntimeWithFourGPUs,
+       .trainer = With(WithNumNodes(2), "{requests: {nvidia.com/gpu: '1'}}", 3),
+       .enforce = false,
+       .entrypoint_has = {"rspec = \"--cores=0-2 --gpu=0\"", "flags = \"-N 2 -n 6 -g 1\""}},
+      {.name = "the curve Secret holds the certificate of the TrainJob's UID (TestBuildCurveSecret)",
+       .uid = "12345-67890",
+       .enforce = false,
+       .curve_cert = plugins::Base64(plugins::CurveCertificate("test-job", CurveKeyPairFromUID("12345-67890")))},
+      {.name = "sets the TrainJob image on the trainer node container",
+       .runtime_image = "runtime/image:0",
+       .trainer = WithImage(WithNumNodes(1), "job/image:1"),
+       .image = "job/image:1"},
+      {.name = "keeps the runtime's image under the legacy image rule",
+       .runtime_image = "runtime/image:0",
+       .trainer = WithImage(WithNumNodes(1), "job/image:1"),
+       .legacy_image = true,
+       .image = "runtime/image:0"},
+      {.name = "reports a TrainJob without spec.trainer instead of crashing",
+       .trainer = std::nullopt,
+       .error_field = "spec.trainer",
+       .error_message = "is required by a runtime with mlPolicy.flux: the controller's Flux plugin reads it "
+                        "unconditionally and crashes without it"},
+      {.name = "reports a TrainJob without numNodes instead of crashing",
+       .trainer = TrainerSpec{},
+       .enforce = false,
+       .error_field = "spec.trainer.numNodes",
+       .error_message = "is required by a runtime with mlPolicy.flux: the controller's Flux plugin reads it "
+                        "unconditionally (not the runtime's mlPolicy.numNodes) and crashes without it"},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      MLPolicy ml;
+      if (c.flux) ml.flux = trainer::FluxPolicy{*c.flux};
+      Info info = NewInfo(&ml);
+      Container& node = info.template_spec.pod_sets[0].containers[0];
+      node.command = c.runtime_command;
+      node.env = c.runtime_env;
+      if (c.runtime_image) node.image = Tree::String(c.runtime_image);
+      if (c.runtime_spec) info.template_spec.obj_apply = Yaml(c.runtime_spec);
+      TrainJob job = NewTrainJob(c.trainer, c.uid);
+      RenderOptions options;
+      options.legacy_image = c.legacy_image;
+      auto plugin = plugins::NewFlux(options);
+      std::vector<Tree> objects;
+      try {
+        if (c.enforce) dynamic_cast<EnforceMLPolicyPlugin&>(*plugin).EnforceMLPolicy(info, job);
+        dynamic_cast<ComponentBuilderPlugin&>(*plugin).Build(info, job, objects);
+        CHECK(c.error_field == nullptr);
+      } catch (const Error& e) {
+        REQUIRE(c.error_field != nullptr);
+        REQUIRE(e.diagnostics().size() == 1);
+        CHECK(e.diagnostics()[0].field == c.error_field);
+        CHECK(e.diagnostics()[0].message == c.error_message);
+      }
+      if (c.error_field == nullptr && c.enforce) {
+        const PodSet& ps = info.template_spec.pod_sets[0];
+        if (!c.flux) {
+          CHECK(ps.init_containers.empty());
+          CHECK(ps.containers[0].volume_mounts.empty());
+          CHECK(ps.volumes.empty());
+        } else {
+          REQUIRE(ps.init_containers.size() == 1);
+          const Container& installer = ps.init_containers[0];
+          CHECK(installer.name == "flux-installer");
+          CHECK(installer.image == Tree::String(c.installer_image));
+          CHECK(installer.command == Yaml("[/bin/bash, /etc/flux-config/init.sh]"));
+          CHECK(installer.volume_mounts == kInstallerMounts);
+          CHECK(ps.containers[0].volume_mounts == kNodeMounts);
+          CHECK(ps.volumes == kVolumes);
+        }
+        CHECK(ps.containers[0].command == c.runtime_command);
+        CHECK(ps.containers[0].image == (c.image ? Tree::String(c.image) : Tree()));
+        CHECK(job.spec.trainer->command == c.command);
+        CHECK(job.spec.trainer->args == c.args);
+      }
+      if (c.error_field == nullptr && !c.flux) CHECK(objects.empty());
+      if (c.error_field == nullptr && c.flux) {
+        REQUIRE(objects.size() == 2);
+        const Tree owner = Yaml("[{apiVersion: trainer.kubeflow.org/v1alpha1, kind: TrainJob, name: test-job, uid: \"" +
+                                c.uid + "\", controller: true, blockOwnerDeletion: true}]");
+        CHECK(*objects[0].FindString("kind") == "ConfigMap");
+        CHECK(*objects[0].Find("metadata")->FindString("name") == "test-job-flux-entrypoint");
+        CHECK(*objects[0].Find("metadata")->FindString("namespace") == "default");
+        CHECK(*objects[0].Find("metadata")->Find("ownerReferences") == owner);
+        CHECK(objects[0].Find("data")->keys() == std::vector<std::string>{"entrypoint.sh", "init.sh"});
+        CHECK(*objects[1].FindString("kind") == "Secret");
+        CHECK(*objects[1].Find("metadata")->FindString("name") == "test-job-flux-curve");
+        CHECK(*objects[1].Find("metadata")->Find("ownerReferences") == owner);
+        CHECK(objects[1].Find("data")->keys() == std::vector<std::string>{"curve.cert"});
+        for (const std::string& line : c.init_has) CHECK(Data(objects[0], "init.sh").find(line) != std::string::npos);
+        for (const std::string& line : c.entrypoint_has) {
+          CHECK(Data(objects[0], "entrypoint.sh").find(line) != std::string::npos);
+        }
+        if (c.curve_cert) CHECK(Data(objects[1], "curve.cert") == *c.curve_cert);
+      }
+    }
+  }
 }
 
-TEST_CASE("Flux writes only the values, under a marker, without templates") {
-  FluxScriptValues v = FluxEntrypointValues("j", "ns", 1, 1, 0, {});
-  v.queue_policy = "a\"b\\c\nd";
-  plugins::FluxScripts s = plugins::RenderFluxScripts(v, nullptr);
-  CHECK(s.entrypoint ==
-        "# trainer: Flux values only. This is not the controller's script: the controller fills its\n"
-        "# entrypoint.sh template with the values below, in this order. trainer render --flux-templates DIR\n"
-        "# (DIR holding upstream's broker.toml, entrypoint.sh and init.sh) renders the full script.\n"
-        "rspec = \"--cores=0\"\n"
-        "mainHost = \"j-node-0-0\"\n"
-        "flags = \"-N 1 -n 1\"\n");
-  CHECK(s.init.rfind(plugins::kFluxValuesOnlyMarker, 0) == 0);
-  CHECK(s.init.find("fluxroot = \"/opt/view\"\nmainHost = \"j-0\"\nhosts = \"j-node-0-[0]\"\n") != std::string::npos);
-  CHECK(s.init.find("[\"broker.toml\"]\ndefault_bind = \"tcp://eth0:%p\"\n"
-                    "default_connect = \"tcp://%h.j.ns.svc.cluster.local:%p\"\nhosts = \"j-node-0-[0]\"\n"
-                    "queue-policy = \"a\\\"b\\\\c\\nd\"\n") != std::string::npos);
+TEST_CASE("Flux: getOriginalCommand joins command and args and trims the ends only") {
+  struct Case {
+    const char* name;
+    std::vector<std::string> command;
+    std::vector<std::string> args;
+    std::string want;
+  };
+  const Case cases[] = {
+      {"command and args", {"python"}, {"train.py", "--epochs", "10"}, "python train.py --epochs 10"},
+      {"spaces inside are kept", {"  python  "}, {" script.py "}, "python    script.py"},
+      {"nothing", {}, {}, ""},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) { CHECK(plugins::JoinOriginalCommand(c.command, c.args) == c.want); }
+  }
 }
 
-TEST_CASE("Flux fills templates in the controller's order, the broker configuration inside init.sh") {
-  plugins::FluxTemplates t{"tpl", "bind=%s connect=%s hosts=%s policy=%s\n", "R %s; lead %s; run %s\n",
-                           "root %s, first %s, all %s\n%s--\n"};
-  FluxScriptValues v = FluxEntrypointValues("j", "ns", 2, 1, 0, {});
-  plugins::FluxScripts s = plugins::RenderFluxScripts(v, &t);
-  CHECK(s.entrypoint == "R --cores=0; lead j-node-0-0; run -N 2 -n 2\n");
-  CHECK(s.init ==
-        "root /opt/view, first j-0, all j-node-0-[0-1]\n"
-        "bind=tcp://eth0:%p connect=tcp://%h.j.ns.svc.cluster.local:%p hosts=j-node-0-[0-1] policy=fcfs\n--\n");
+TEST_CASE("Flux: generateRange") {
+  struct Case {
+    const char* name;
+    std::int32_t count;
+    std::int32_t start;
+    const char* want;
+  };
+  const Case cases[] = {
+      {"single node", 1, 0, "0"},
+      {"multiple nodes starting at zero", 4, 0, "0-3"},
+      {"multiple nodes with offset start", 3, 10, "10-12"},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) { CHECK(plugins::GenerateRange(c.count, c.start) == c.want); }
+  }
+}
+
+TEST_CASE("Flux: generateHostlist") {
+  struct Case {
+    const char* name;
+    const char* prefix;
+    std::int32_t size;
+    const char* want;
+  };
+  const Case cases[] = {
+      {"prefix with one node", "lammps-job", 1, "lammps-job-node-0-[0]"},
+      {"prefix with four nodes", "flux-cluster", 4, "flux-cluster-node-0-[0-3]"},
+      {"empty prefix handled", "", 2, "-node-0-[0-1]"},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) { CHECK(plugins::GenerateHostlist(c.prefix, c.size) == c.want); }
+  }
+}
+
+TEST_CASE("Flux entrypoint values") {
+  plugins::FluxBrokerSettings ib0;
+  ib0.network_device = "ib0";
+  struct Case {
+    const char* name;
+    const char* job;
+    const char* namespace_;
+    std::int32_t nodes;
+    std::int32_t tasks;
+    std::int32_t gpus;
+    plugins::FluxBrokerSettings settings;
+    FluxScriptValues want;
+  };
+  const Case cases[] = {
+      {"two nodes of four tasks without GPUs",
+       "lammps",
+       "team",
+       2,
+       4,
+       0,
+       {},
+       {"/opt/view", "lammps-0", "lammps-node-0-[0-1]", "tcp://eth0:%p", "tcp://%h.lammps.team.svc.cluster.local:%p",
+        "fcfs", "--cores=0-3", "lammps-node-0-0", "-N 2 -n 8"}},
+      {"GPUs add GPUs per task and to the resource spec",
+       "job",
+       "default",
+       3,
+       1,
+       2,
+       ib0,
+       {"/opt/view", "job-0", "job-node-0-[0-2]", "tcp://ib0:%p", "tcp://%h.job.default.svc.cluster.local:%p", "fcfs",
+        "--cores=0 --gpu=0-1", "job-node-0-0", "-N 3 -n 3 -g 2"}},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      FluxScriptValues v = FluxEntrypointValues(c.job, c.namespace_, c.nodes, c.tasks, c.gpus, c.settings);
+      CHECK(v.flux_root == c.want.flux_root);
+      CHECK(v.init_main_host == c.want.init_main_host);
+      CHECK(v.hosts == c.want.hosts);
+      CHECK(v.default_bind == c.want.default_bind);
+      CHECK(v.default_connect == c.want.default_connect);
+      CHECK(v.queue_policy == c.want.queue_policy);
+      CHECK(v.resource_spec == c.want.resource_spec);
+      CHECK(v.main_host == c.want.main_host);
+      CHECK(v.flags == c.want.flags);
+    }
+  }
+}
+
+TEST_CASE("Flux renders its scripts") {
+  FluxScriptValues one_node = FluxEntrypointValues("j", "ns", 1, 1, 0, {});
+  one_node.queue_policy = "a\"b\\c\nd";
+  const plugins::FluxTemplates templates{"tpl", "bind=%s connect=%s hosts=%s policy=%s\n", "R %s; lead %s; run %s\n",
+                                         "root %s, first %s, all %s\n%s--\n"};
+  struct Case {
+    const char* name;
+    FluxScriptValues values;
+    const plugins::FluxTemplates* templates;
+    std::string entrypoint;
+    std::string init;
+  };
+  const Case cases[] = {
+      {"only the values, under a marker, without templates", one_node, nullptr,
+       "# trainer: Flux values only. This is not the controller's script: the controller fills its\n"
+       "# entrypoint.sh template with the values below, in this order. trainer render --flux-templates DIR\n"
+       "# (DIR holding upstream's broker.toml, entrypoint.sh and init.sh) renders the full script.\n"
+       "rspec = \"--cores=0\"\n"
+       "mainHost = \"j-node-0-0\"\n"
+       "flags = \"-N 1 -n 1\"\n",
+       "# trainer: Flux values only. This is not the controller's script: the controller fills its\n"
+       "# init.sh template with the values below, in this order. trainer render --flux-templates DIR\n"
+       "# (DIR holding upstream's broker.toml, entrypoint.sh and init.sh) renders the full script.\n"
+       "fluxroot = \"/opt/view\"\n"
+       "mainHost = \"j-0\"\n"
+       "hosts = \"j-node-0-[0]\"\n"
+       "\n"
+       "# The fourth value: the controller's broker.toml template filled with these values, in this order.\n"
+       "[\"broker.toml\"]\n"
+       "default_bind = \"tcp://eth0:%p\"\n"
+       "default_connect = \"tcp://%h.j.ns.svc.cluster.local:%p\"\n"
+       "hosts = \"j-node-0-[0]\"\n"
+       "queue-policy = \"a\\\"b\\\\c\\nd\"\n"},
+      {"templates filled in the controller's order, the broker configuration inside init.sh",
+       FluxEntrypointValues("j", "ns", 2, 1, 0, {}), &templates, "R --cores=0; lead j-node-0-0; run -N 2 -n 2\n",
+       "root /opt/view, first j-0, all j-node-0-[0-1]\n"
+       "bind=tcp://eth0:%p connect=tcp://%h.j.ns.svc.cluster.local:%p hosts=j-node-0-[0-1] policy=fcfs\n--\n"},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      plugins::FluxScripts s = plugins::RenderFluxScripts(c.values, c.templates);
+      CHECK(s.entrypoint == c.entrypoint);
+      CHECK(s.init == c.init);
+      CHECK((s.init.rfind(plugins::kFluxValuesOnlyMarker, 0) == 0) == (c.templates == nullptr));
+    }
+  }
 }
 
 TEST_CASE("Flux reads templates from a directory and names a missing one") {
@@ -315,15 +466,18 @@ TEST_CASE("Flux reads templates from a directory and names a missing one") {
   fs::remove_all(dir);
 }
 
-TEST_CASE("Flux: TestDeterministicCurve and TestBuildCurveSecret") {
+TEST_CASE("Flux: TestDeterministicCurve") {
   for (const KnownKey& known : kKnownKeys) {
-    CAPTURE(known.uid);
-    plugins::CurveKeyPair keys = CurveKeyPairFromUID(known.uid);
-    CHECK(keys.public_key == known.public_key);
-    CHECK(keys.secret_key == known.secret_key);
+    SUBCASE(*known.uid ? known.uid : "the empty UID") {
+      plugins::CurveKeyPair keys = CurveKeyPairFromUID(known.uid);
+      CHECK(keys.public_key == known.public_key);
+      CHECK(keys.secret_key == known.secret_key);
+    }
   }
-  CHECK(CurveKeyPairFromUID("uid-123").public_key == CurveKeyPairFromUID("uid-123").public_key);
-  CHECK(CurveKeyPairFromUID("uid-123").public_key != CurveKeyPairFromUID("different-uid").public_key);
+  SUBCASE("the same UID gives the same keys, another UID others") {
+    CHECK(CurveKeyPairFromUID("uid-123").public_key == CurveKeyPairFromUID("uid-123").public_key);
+    CHECK(CurveKeyPairFromUID("uid-123").public_key != CurveKeyPairFromUID("different-uid").public_key);
+  }
 }
 
 TEST_CASE("Flux writes the curve certificate in the flux keygen layout, base64 in the Secret") {
@@ -331,86 +485,46 @@ TEST_CASE("Flux writes the curve certificate in the flux keygen layout, base64 i
   CHECK(plugins::CurveCertificate("test-job", keys) ==
         "#  ZeroMQ CURVE Secret Certificate\n#  Generated by Kubeflow Trainer\n\nmetadata\n    name = \"test-job\"\n"
         "curve\n    public-key = \"P\"\n    secret-key = \"S\"\n");
-  CHECK(plugins::Base64("") == "");
-  CHECK(plugins::Base64("ab") == "YWI=");
-  CHECK(plugins::Base64("abc") == "YWJj");
-
-  MLPolicy ml = WithFlux();
-  Info info = NewInfo(&ml);
-  TrainJob job = NewTrainJob(WithNumNodes(1), "12345-67890");
-  std::string cert = plugins::CurveCertificate("test-job", CurveKeyPairFromUID("12345-67890"));
-  CHECK(Data(FluxPlugin().Build(info, job)[1], "curve.cert") == plugins::Base64(cert));
-}
-
-TEST_CASE("Flux sets the TrainJob image on the trainer node container, except under the legacy rule") {
-  MLPolicy ml = WithFlux();
-  TrainerSpec trainer = WithNumNodes(1);
-  trainer.image = "job/image:1";
-  {
-    Info info = NewInfo(&ml);
-    info.template_spec.pod_sets[0].containers[0].image = Tree::String("runtime/image:0");
-    TrainJob job = NewTrainJob(trainer);
-    FluxPlugin().Enforce(info, job);
-    CHECK(info.template_spec.pod_sets[0].containers[0].image == Tree::String("job/image:1"));
-  }
-  {
-    Info info = NewInfo(&ml);
-    info.template_spec.pod_sets[0].containers[0].image = Tree::String("runtime/image:0");
-    TrainJob job = NewTrainJob(trainer);
-    RenderOptions legacy;
-    legacy.legacy_image = true;
-    FluxPlugin(legacy).Enforce(info, job);
-    CHECK(info.template_spec.pod_sets[0].containers[0].image == Tree::String("runtime/image:0"));
+  struct Case {
+    const char* name;
+    const char* bytes;
+    const char* want;
+  };
+  const Case cases[] = {
+      {"empty", "", ""}, {"two bytes, one pad", "ab", "YWI="}, {"three bytes, no pad", "abc", "YWJj"}};
+  for (const Case& c : cases) {
+    SUBCASE(c.name) { CHECK(plugins::Base64(c.bytes) == c.want); }
   }
 }
 
-TEST_CASE("Flux reports a TrainJob without spec.trainer or numNodes instead of crashing") {
-  MLPolicy ml = WithFlux();
-  Info info = NewInfo(&ml);
-  TrainJob no_trainer = NewTrainJob(std::nullopt);
-  try {
-    FluxPlugin().Enforce(info, no_trainer);
-    FAIL("expected an error");
-  } catch (const Error& e) {
-    REQUIRE(e.diagnostics().size() == 1);
-    CHECK(e.diagnostics()[0].field == "spec.trainer");
-    CHECK(e.diagnostics()[0].message ==
-          "is required by a runtime with mlPolicy.flux: the controller's Flux plugin reads it unconditionally and "
-          "crashes without it");
-  }
-  TrainJob no_nodes = NewTrainJob(TrainerSpec{});
-  try {
-    FluxPlugin().Build(info, no_nodes);
-    FAIL("expected an error");
-  } catch (const Error& e) {
-    REQUIRE(e.diagnostics().size() == 1);
-    CHECK(e.diagnostics()[0].field == "spec.trainer.numNodes");
-    CHECK(e.diagnostics()[0].message ==
-          "is required by a runtime with mlPolicy.flux: the controller's Flux plugin reads it unconditionally (not the "
-          "runtime's mlPolicy.numNodes) and crashes without it");
-  }
-}
-
+// As upstream's TestValidate.
 TEST_CASE("Flux: TestValidate") {
-  TrainJob job = NewTrainJob(std::nullopt);
-  SUBCASE("valid when flux policy is nil") { CHECK(FluxPlugin().Validate(Info{}, job).empty()); }
-  MLPolicy ml = WithFlux();
-  SUBCASE("valid when flux policy is present") {
-    Info info;
-    info.runtime_policy.ml_policy = &ml;
-    CHECK(FluxPlugin().Validate(info, job).empty());
-  }
-  SUBCASE("invalid when node podSet includes reserved flux installer init container") {
-    Info info;
-    info.runtime_policy.ml_policy = &ml;
-    PodSet ps;
-    ps.name = kNode;
-    ps.init_containers.push_back(Container{.name = "flux-installer"});
-    info.template_spec.pod_sets.push_back(ps);
-    Diagnostics errors = FluxPlugin().Validate(info, job);
-    REQUIRE(errors.items().size() == 1);
-    CHECK(errors.items()[0].field == "spec.trainer.initContainers");
-    CHECK(errors.items()[0].message == "InitContainer 'flux-installer' is reserved");
+  PodSet reserved_installer;
+  reserved_installer.name = kNode;
+  reserved_installer.init_containers.push_back(Container{.name = "flux-installer"});
+  struct Case {
+    const char* name;
+    bool flux;
+    std::vector<PodSet> pod_sets;
+    std::vector<std::string> want;
+  };
+  const Case cases[] = {
+      {"valid when flux policy is nil", false, {}, {}},
+      {"valid when flux policy is present", true, {}, {}},
+      {"invalid when node podSet includes reserved flux installer init container",
+       true,
+       {reserved_installer},
+       {"spec.trainer.initContainers: InitContainer 'flux-installer' is reserved"}},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      MLPolicy ml = WithFlux();
+      Info info;
+      if (c.flux) info.runtime_policy.ml_policy = &ml;
+      info.template_spec.pod_sets = c.pod_sets;
+      auto plugin = plugins::NewFlux(RenderOptions{});
+      CHECK(testing::ValidationErrors(*plugin, &info, NewTrainJob(std::nullopt)) == c.want);
+    }
   }
 }
 

@@ -12,7 +12,6 @@ namespace {
 
 using testing::Yaml;
 
-
 TrainJob NewTrainJob(std::string name, std::optional<TrainerSpec> trainer) {
   TrainJob job;
   job.metadata.name = std::move(name);
@@ -21,23 +20,17 @@ TrainJob NewTrainJob(std::string name, std::optional<TrainerSpec> trainer) {
   return job;
 }
 
-TrainerSpec WithNumNodes(std::int32_t n) {
+TrainerSpec WithNumNodes(std::int32_t n, const char* resources_per_node = nullptr) {
   TrainerSpec trainer;
   trainer.num_nodes = n;
+  if (resources_per_node) trainer.resources_per_node = Yaml(resources_per_node);
   return trainer;
 }
 
-MLPolicy JAXPolicy() {
-  MLPolicy ml;
-  ml.jax = true;
-  return ml;
-}
-
-void Enforce(Info& info, TrainJob job, bool legacy_image = false) {
-  RenderOptions options;
-  options.legacy_image = legacy_image;
-  auto plugin = plugins::NewJAX(options);
-  dynamic_cast<EnforceMLPolicyPlugin&>(*plugin).EnforceMLPolicy(info, job);
+TrainerSpec WithEnv(const char* env) {
+  TrainerSpec trainer;
+  trainer.env = Yaml(env).items();
+  return trainer;
 }
 
 std::vector<Tree> JAXEnv(const std::string& processes, const std::string& coordinator) {
@@ -54,131 +47,91 @@ const std::vector<Tree> kTrainerPorts = Yaml("[{containerPort: 29500}]").items()
 
 }  // namespace
 
-TEST_CASE("JAX: no action when mlPolicySource is nil") {
-  Info info = testing::NewTrainerInfo(nullptr, 1);
-  Enforce(info, NewTrainJob("test-job", WithNumNodes(2)));
-  CHECK(info.template_spec.pod_sets[0].count == 1);
-  CHECK(info.template_spec.pod_sets[0].containers[0].env.empty());
-}
-
-TEST_CASE("JAX: no action when mlPolicySource JAX is null") {
-  MLPolicy ml;
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  Enforce(info, NewTrainJob("test-job", WithNumNodes(2)));
-  CHECK(info.template_spec.pod_sets[0].count == 1);
-  CHECK(info.template_spec.pod_sets[0].containers[0].env.empty());
-  CHECK(info.template_spec.pod_sets[0].containers[0].ports.empty());
-}
-
-TEST_CASE("JAX: no panic when JAX policy is set but trainer PodSet is absent") {
-  MLPolicy ml = JAXPolicy();
-  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
-  Enforce(info, NewTrainJob("test-job", WithNumNodes(2)));
-  CHECK(info.template_spec.pod_sets.empty());
-}
-
-TEST_CASE("JAX: single node JAX training") {
-  MLPolicy ml = JAXPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  Enforce(info, NewTrainJob("test-job", WithNumNodes(1)));
-  const PodSet& ps = info.template_spec.pod_sets[0];
-  CHECK(ps.count == 1);
-  CHECK(ps.containers[0].env == JAXEnv("1", "test-job-node-0-0.test-job:29500"));
-  CHECK(ps.containers[0].ports == kTrainerPorts);
-}
-
-TEST_CASE("JAX: multi-node JAX training") {
-  MLPolicy ml = JAXPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 2);
-  Enforce(info, NewTrainJob("multi-node-job", WithNumNodes(4)));
-  const PodSet& ps = info.template_spec.pod_sets[0];
-  CHECK(ps.count == 4);
-  CHECK(ps.containers[0].env == JAXEnv("4", "multi-node-job-node-0-0.multi-node-job:29500"));
-  CHECK(ps.containers[0].ports == kTrainerPorts);
-}
-
-TEST_CASE("JAX: trainJob numNodes is respected") {
-  MLPolicy ml = JAXPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  Enforce(info, NewTrainJob("trainJob", WithNumNodes(3)));
-  CHECK(info.template_spec.pod_sets[0].count == 3);
-  CHECK(info.template_spec.pod_sets[0].containers[0].env == JAXEnv("3", "trainJob-node-0-0.trainJob:29500"));
-}
-
-TEST_CASE("JAX: JAX training with GPU resources") {
-  MLPolicy ml = JAXPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  TrainerSpec trainer = WithNumNodes(2);
-  trainer.resources_per_node = Yaml("limits: {cpu: \"8\", memory: 32Gi, nvidia.com/gpu: \"4\"}");
-  Enforce(info, NewTrainJob("gpu-job", trainer));
-  // GPUs do not change the process count: one JAX process per node.
-  CHECK(info.template_spec.pod_sets[0].count == 2);
-  CHECK(info.template_spec.pod_sets[0].containers[0].env == JAXEnv("2", "gpu-job-node-0-0.gpu-job:29500"));
-}
-
-TEST_CASE("JAX uses the runtime's node count when the TrainJob sets none") {
-  MLPolicy ml = JAXPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 5);
-  Enforce(info, NewTrainJob("job", TrainerSpec{}));
-  CHECK(info.template_spec.pod_sets[0].count == 5);
-  CHECK(info.template_spec.pod_sets[0].containers[0].env == JAXEnv("5", "job-node-0-0.job:29500"));
-}
-
-TEST_CASE("JAX sets the count but no env when the TrainJob has no trainer") {
-  MLPolicy ml = JAXPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 2);
-  Enforce(info, NewTrainJob("job", std::nullopt));
-  CHECK(info.template_spec.pod_sets[0].count == 2);
-  CHECK(info.template_spec.pod_sets[0].containers[0].env.empty());
-  CHECK(info.template_spec.pod_sets[0].containers[0].ports.empty());
-}
-
-TEST_CASE("JAX leaves the TrainJob env to the JobSet builder and keeps the container's own env first") {
-  MLPolicy ml = JAXPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  info.template_spec.pod_sets[0].containers[0].env = Yaml("[{name: XLA_FLAGS, value: x}]").items();
-  TrainerSpec trainer;
-  trainer.env = Yaml("[{name: EPOCHS, value: \"3\"}]").items();
-  Enforce(info, NewTrainJob("job", trainer));
-  const std::vector<Tree>& env = info.template_spec.pod_sets[0].containers[0].env;
-  REQUIRE(env.size() == 4);
-  CHECK(*env[0].FindString("name") == "XLA_FLAGS");
-  CHECK(*env[3].FindString("name") == "JAX_COORDINATOR_ADDRESS");
-}
-
-TEST_CASE("JAX replaces an unnamed runtime port, as ports without names match upstream") {
-  MLPolicy ml = JAXPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  info.template_spec.pod_sets[0].containers[0].ports =
-      Yaml("[{name: metrics, containerPort: 9090}, {containerPort: 8080}]").items();
-  Enforce(info, NewTrainJob("job", TrainerSpec{}));
-  CHECK(info.template_spec.pod_sets[0].containers[0].ports ==
-        Yaml("[{name: metrics, containerPort: 9090}, {containerPort: 29500}]").items());
-}
-
-TEST_CASE("JAX sets the TrainJob image on the trainer node container, unless the image rule is legacy") {
-  MLPolicy ml = JAXPolicy();
-  TrainerSpec trainer;
-  trainer.image = "registry.example.com/app:2";
-  for (bool legacy : {false, true}) {
-    CAPTURE(legacy);
-    Info info = testing::NewTrainerInfo(&ml, 1);
-    info.template_spec.pod_sets[0].containers[0].image = Tree::String("registry.example.com/runtime:1");
-    Enforce(info, NewTrainJob("job", trainer), legacy);
-    CHECK(info.template_spec.pod_sets[0].containers[0].image.text() ==
-          (legacy ? "registry.example.com/runtime:1" : "registry.example.com/app:2"));
+// As upstream's TestJAX: each row's Info is one trainer PodSet `node` of `runtime_count` pods with
+// one `node` container; the row says what that PodSet and container hold after EnforceMLPolicy.
+TEST_CASE("JAX EnforceMLPolicy") {
+  using Case = testing::TrainerNodeCase;
+  std::vector<Case> cases = {
+      {.name = "no action when mlPolicySource is nil", .policy = Case::kNil, .trainer = WithNumNodes(2), .count = 1},
+      {.name = "no action when mlPolicySource JAX is null",
+       .policy = Case::kOther,
+       .trainer = WithNumNodes(2),
+       .count = 1},
+      {.name = "no panic when JAX policy is set but trainer PodSet is absent",
+       .runtime_count = std::nullopt,
+       .trainer = WithNumNodes(2),
+       .count = std::nullopt},
+      {.name = "single node JAX training",
+       .trainer = WithNumNodes(1),
+       .count = 1,
+       .env = JAXEnv("1", "test-job-node-0-0.test-job:29500"),
+       .ports = kTrainerPorts},
+      {.name = "multi-node JAX training",
+       .runtime_count = 2,
+       .job = "multi-node-job",
+       .trainer = WithNumNodes(4),
+       .count = 4,
+       .env = JAXEnv("4", "multi-node-job-node-0-0.multi-node-job:29500"),
+       .ports = kTrainerPorts},
+      {.name = "trainJob numNodes is respected",
+       .job = "trainJob",
+       .trainer = WithNumNodes(3),
+       .count = 3,
+       .env = JAXEnv("3", "trainJob-node-0-0.trainJob:29500"),
+       .ports = kTrainerPorts},
+      // GPUs do not change the process count: one JAX process per node.
+      {.name = "JAX training with GPU resources",
+       .job = "gpu-job",
+       .trainer = WithNumNodes(2, "limits: {cpu: \"8\", memory: 32Gi, nvidia.com/gpu: \"4\"}"),
+       .count = 2,
+       .env = JAXEnv("2", "gpu-job-node-0-0.gpu-job:29500"),
+       .ports = kTrainerPorts},
+      {.name = "uses the runtime's node count when the TrainJob sets none",
+       .runtime_count = 5,
+       .job = "job",
+       .trainer = TrainerSpec{},
+       .count = 5,
+       .env = JAXEnv("5", "job-node-0-0.job:29500"),
+       .ports = kTrainerPorts},
+      {.name = "sets the count but no env when the TrainJob has no trainer",
+       .runtime_count = 2,
+       .job = "job",
+       .trainer = std::nullopt,
+       .count = 2},
+      // The TrainJob's env is the JobSet builder's to add.
+      {.name = "leaves the TrainJob env to the JobSet builder and keeps the container's own env first",
+       .runtime_env = Yaml("[{name: XLA_FLAGS, value: x}]").items(),
+       .job = "job",
+       .trainer = WithEnv("[{name: EPOCHS, value: \"3\"}]"),
+       .count = 1,
+       .env = testing::Concat(Yaml("[{name: XLA_FLAGS, value: x}]").items(), JAXEnv("1", "job-node-0-0.job:29500")),
+       .ports = kTrainerPorts},
+      {.name = "replaces an unnamed runtime port, as ports without names match upstream",
+       .runtime_ports = Yaml("[{name: metrics, containerPort: 9090}, {containerPort: 8080}]").items(),
+       .job = "job",
+       .trainer = TrainerSpec{},
+       .count = 1,
+       .env = JAXEnv("1", "job-node-0-0.job:29500"),
+       .ports = Yaml("[{name: metrics, containerPort: 9090}, {containerPort: 29500}]").items()},
+  };
+  for (Case& image : testing::ImageCases(JAXEnv("1", "job-node-0-0.job:29500"), kTrainerPorts))
+    cases.push_back(std::move(image));
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      testing::RunTrainerNodeCase(
+          c, [](MLPolicy& ml) { ml.jax = true; }, plugins::NewJAX);
+    }
   }
 }
 
 TEST_CASE("JAX accepts every TrainJob, as upstream's webhook hook does") {
-  MLPolicy ml = JAXPolicy();
+  MLPolicy ml;
+  ml.jax = true;
   Info info = testing::NewTrainerInfo(&ml, 1);
-  TrainerSpec trainer;
-  trainer.env = Yaml("[{name: JAX_NUM_PROCESSES, value: \"9\"}]").items();
   auto plugin = plugins::NewJAX(RenderOptions{});
-  Diagnostics errors;
-  dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(&info, nullptr, NewTrainJob("job", trainer), errors);
-  CHECK(errors.empty());
+  CHECK(testing::ValidationErrors(*plugin, &info,
+                                  NewTrainJob("job", WithEnv("[{name: JAX_NUM_PROCESSES, value: \"9\"}]")))
+            .empty());
 }
 
 }  // namespace trainer

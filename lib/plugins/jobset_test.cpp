@@ -14,7 +14,7 @@ using Lines = std::vector<std::string>;
 
 // The JobSet plugin's Validate for a TrainJob with `initializer` (a flow mapping, or "" for none)
 // against an Info whose JobSet spec is `spec`.
-Lines Validate(const std::string& initializer, const char* spec) {
+Lines Validate(const std::string& initializer, const std::string& spec) {
   std::string yaml = "metadata: {name: test, namespace: default}\nspec:\n  runtimeRef: {name: rt}\n";
   if (!initializer.empty()) yaml += "  initializer: " + initializer + "\n";
   Tree doc = testing::Yaml(yaml);
@@ -23,11 +23,7 @@ Lines Validate(const std::string& initializer, const char* spec) {
   Info info;
   info.template_spec.obj_apply = testing::Yaml(spec);
   auto plugin = NewJobSet(RenderOptions{});
-  Diagnostics errors;
-  dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(&info, nullptr, job, errors);
-  Lines out;
-  for (const Diagnostic& d : errors.items()) out.push_back(d.field + ": " + d.message);
-  return out;
+  return testing::ValidationErrors(*plugin, &info, job);
 }
 
 // One replicatedJob `name` with the containers given as a flow sequence.
@@ -50,63 +46,61 @@ std::string Mounted(const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("no initializer job") { CHECK(Validate("", "{}").empty()); }
-
-TEST_CASE("no dataset initializer job") { CHECK(Validate("{}", "{}").empty()); }
-
-TEST_CASE("must have dataset initializer job when trainJob is configured with input datasetConfig") {
-  CHECK(
-      Validate("{dataset: {}}", Spec({Job("random", "[{name: random}]")}).c_str()) ==
-      Lines{"spec.runtimeRef: must have dataset-initializer job when trainJob is configured with input datasetConfig"});
-}
-
-TEST_CASE("must have container with name - dataset initializer in the dataset initializer job") {
-  CHECK(Validate("{dataset: {}}", Spec({Job("dataset-initializer", "[]")}).c_str()) ==
-        Lines{"spec.runtimeRef: must have container with name - dataset-initializer in the dataset-initializer job"});
-}
-
-TEST_CASE("no model initializer job") {
-  CHECK(Validate("{}", Spec({Job("dataset-initializer", "[{name: dataset-initializer}]")}).c_str()).empty());
-}
-
-TEST_CASE("must have model initializer job when trainJob is configured with input modelConfig") {
-  CHECK(Validate("{model: {}}", Spec({Job("dataset-initializer", Mounted("dataset-initializer"))}).c_str()) ==
-        Lines{"spec.runtimeRef: must have model-initializer job when trainJob is configured with input modelConfig"});
-}
-
-TEST_CASE("must have container with name - model initializer in the model initializer job") {
-  CHECK(Validate("{model: {}}", Spec({Job("model-initializer", "[{name: other}]")}).c_str()) ==
-        Lines{"spec.runtimeRef: must have container with name - model-initializer in the model-initializer job"});
-}
-
-TEST_CASE("valid dataset and model initializers together pass") {
-  CHECK(Validate("{dataset: {}, model: {}}", Spec({Job("dataset-initializer", Mounted("dataset-initializer")),
-                                                   Job("model-initializer", Mounted("model-initializer"))})
-                                                 .c_str())
-            .empty());
-}
-
-TEST_CASE("must have volumeMount with name - initializer in the dataset initializer container") {
-  CHECK(Validate("{dataset: {}}", Spec({Job("dataset-initializer", "[{name: dataset-initializer}]")}).c_str()) ==
-        Lines{"spec.runtimeRef: must have volumeMount with name - initializer in container dataset-initializer of the "
-              "dataset-initializer job"});
-}
-
-TEST_CASE("must have volumeMount with name - initializer in the model initializer container") {
-  CHECK(Validate("{model: {}}", Spec({Job("model-initializer",
-                                          "[{name: model-initializer, volumeMounts: [{name: data, mountPath: /d}]}]")})
-                                    .c_str()) ==
-        Lines{"spec.runtimeRef: must have volumeMount with name - initializer in container model-initializer of the "
-              "model-initializer job"});
-}
-
-TEST_CASE("an init container of the initializer's name counts as the container, but its mounts do not") {
-  // Upstream's name set holds init containers too; the volumeMount is looked for in containers only.
-  CHECK(Validate("{dataset: {}}",
-                 "replicatedJobs: [{name: dataset-initializer, template: {spec: {template: {spec: {initContainers: "
-                 "[{name: dataset-initializer, volumeMounts: [{name: initializer, mountPath: /w}]}]}}}}}]") ==
-        Lines{"spec.runtimeRef: must have volumeMount with name - initializer in container dataset-initializer of the "
-              "dataset-initializer job"});
+// As upstream's TestValidate: one row per case, the TrainJob's initializer against the runtime's
+// JobSet spec.
+TEST_CASE("JobSet Validate") {
+  struct Case {
+    const char* name;
+    std::string initializer;  // a flow mapping, or "" for none
+    std::string spec;
+    Lines want;
+  };
+  const Case cases[] = {
+      {"no initializer job", "", "{}", {}},
+      {"no dataset initializer job", "{}", "{}", {}},
+      {"must have dataset initializer job when trainJob is configured with input datasetConfig",
+       "{dataset: {}}",
+       Spec({Job("random", "[{name: random}]")}),
+       {"spec.runtimeRef: must have dataset-initializer job when trainJob is configured with input datasetConfig"}},
+      {"must have container with name - dataset initializer in the dataset initializer job",
+       "{dataset: {}}",
+       Spec({Job("dataset-initializer", "[]")}),
+       {"spec.runtimeRef: must have container with name - dataset-initializer in the dataset-initializer job"}},
+      {"no model initializer job", "{}", Spec({Job("dataset-initializer", "[{name: dataset-initializer}]")}), {}},
+      {"must have model initializer job when trainJob is configured with input modelConfig",
+       "{model: {}}",
+       Spec({Job("dataset-initializer", Mounted("dataset-initializer"))}),
+       {"spec.runtimeRef: must have model-initializer job when trainJob is configured with input modelConfig"}},
+      {"must have container with name - model initializer in the model initializer job",
+       "{model: {}}",
+       Spec({Job("model-initializer", "[{name: other}]")}),
+       {"spec.runtimeRef: must have container with name - model-initializer in the model-initializer job"}},
+      {"valid dataset and model initializers together pass",
+       "{dataset: {}, model: {}}",
+       Spec({Job("dataset-initializer", Mounted("dataset-initializer")),
+             Job("model-initializer", Mounted("model-initializer"))}),
+       {}},
+      {"must have volumeMount with name - initializer in the dataset initializer container",
+       "{dataset: {}}",
+       Spec({Job("dataset-initializer", "[{name: dataset-initializer}]")}),
+       {"spec.runtimeRef: must have volumeMount with name - initializer in container dataset-initializer of the "
+        "dataset-initializer job"}},
+      {"must have volumeMount with name - initializer in the model initializer container",
+       "{model: {}}",
+       Spec({Job("model-initializer", "[{name: model-initializer, volumeMounts: [{name: data, mountPath: /d}]}]")}),
+       {"spec.runtimeRef: must have volumeMount with name - initializer in container model-initializer of the "
+        "model-initializer job"}},
+      // Upstream's name set holds init containers too; the volumeMount is looked for in containers only.
+      {"an init container of the initializer's name counts as the container, but its mounts do not",
+       "{dataset: {}}",
+       "replicatedJobs: [{name: dataset-initializer, template: {spec: {template: {spec: {initContainers: "
+       "[{name: dataset-initializer, volumeMounts: [{name: initializer, mountPath: /w}]}]}}}}}]",
+       {"spec.runtimeRef: must have volumeMount with name - initializer in container dataset-initializer of the "
+        "dataset-initializer job"}},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) { CHECK(Validate(c.initializer, c.spec) == c.want); }
+  }
 }
 
 namespace {

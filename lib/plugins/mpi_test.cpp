@@ -20,12 +20,27 @@ class FixedKeys : public SSHKeySource {
   SSHAuthKeys Generate() override { return SSHAuthKeys{"private\n", "public\n", false}; }
 };
 
-MLPolicy MPIPolicyOf(std::int32_t num_proc_per_node, std::optional<bool> run_launcher_as_node,
-                     std::string implementation = "OpenMPI") {
-  MLPolicy ml;
-  ml.mpi = MPIPolicy{num_proc_per_node, std::move(implementation), "/root/.ssh", run_launcher_as_node};
-  return ml;
-}
+// The runtime's ML policy in a row: no Info at all, an Info without a policy, a policy without MPI,
+// or MPI (numProcPerNode, runLauncherAsNode, implementation).
+struct Policy {
+  enum Kind { kNilInfo, kNone, kEmpty, kMPI } kind = kMPI;
+  std::int32_t num_proc_per_node = 1;
+  std::optional<bool> run_launcher_as_node;
+  std::string implementation = "OpenMPI";
+
+  MLPolicy ML() const {
+    MLPolicy ml;
+    if (kind == kMPI) ml.mpi = MPIPolicy{num_proc_per_node, implementation, "/root/.ssh", run_launcher_as_node};
+    return ml;
+  }
+  const MLPolicy* Or(const MLPolicy& ml) const { return kind == kNone || kind == kNilInfo ? nullptr : &ml; }
+};
+
+const Policy kNilInfo{Policy::kNilInfo};
+const Policy kNoPolicy{Policy::kNone};
+const Policy kNoMPI{Policy::kEmpty};
+const Policy kOpenMPI{};
+const Policy kLauncherAsNode{.run_launcher_as_node = true};
 
 // A PodSet with the endpoints the JobSet plugin's PreBuildSync gives it for TrainJob `trainJob`.
 PodSet NewPodSet(const char* name, std::optional<std::string> ancestor, std::int32_t count, bool node_container) {
@@ -63,29 +78,13 @@ TrainerSpec Trainer(std::optional<std::int32_t> num_nodes,
   return trainer;
 }
 
-struct Run {
-  Info& info;
-  const TrainJob& job;
-  bool legacy_image = false;
-
-  std::vector<Tree> operator()() const {
-    RenderOptions options;
-    options.legacy_image = legacy_image;
-    auto plugin = plugins::NewMPIWithKeys(options, std::make_unique<FixedKeys>());
-    TrainJob working = job;  // plugins may change the TrainJob, as the pipeline's copy
-    dynamic_cast<EnforceMLPolicyPlugin&>(*plugin).EnforceMLPolicy(info, working);
-    std::vector<Tree> objects;
-    dynamic_cast<ComponentBuilderPlugin&>(*plugin).Build(info, job, objects);
-    return objects;
-  }
-};
-
-Diagnostics Validate(const Info* info, const TrainJob& job) {
-  auto plugin = plugins::NewMPIWithKeys(RenderOptions{}, std::make_unique<FixedKeys>());
-  Diagnostics errors;
-  dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(info, nullptr, job, errors);
-  return errors;
+TrainerSpec With(TrainerSpec trainer, const char* resources_per_node, const char* image = nullptr) {
+  if (resources_per_node) trainer.resources_per_node = Yaml(resources_per_node);
+  if (image) trainer.image = image;
+  return trainer;
 }
+
+TrainerSpec WithEnv(const char* env) { return TrainerSpec{.env = Yaml(env).items()}; }
 
 const Tree kSSHAuthVolume = Yaml(R"(
 name: mpi-ssh-auth
@@ -170,7 +169,40 @@ zoAANn2yoa4mVjHqNdoXs3whpk0SwVeEmw==
 -----END EC PRIVATE KEY-----
 )";
 
-std::string Message(const Diagnostic& d) { return d.field + ": " + d.message; }
+// The hostfile lines of `count` pods of replicatedJob `rjob` of TrainJob "trainJob".
+std::string HostLines(const std::string& rjob, int count, int slots = 1) {
+  std::string out;
+  for (int i = 0; i < count; ++i) {
+    out += "trainJob-" + rjob + "-0-" + std::to_string(i) + ".trainJob slots=" + std::to_string(slots) + "\n";
+  }
+  return out;
+}
+
+const std::vector<Tree> kLauncherVolumes = {kSSHAuthVolume, kHostfileVolume};
+const std::vector<Tree> kNodeVolumes = {kSSHAuthVolume};
+const std::vector<Tree> kLauncherMounts =
+    Yaml("[{name: mpi-ssh-auth, mountPath: /root/.ssh}, {name: mpi-hostfile, mountPath: /etc/mpi}]").items();
+const std::vector<Tree> kNodeMounts = Yaml("[{name: mpi-ssh-auth, mountPath: /root/.ssh}]").items();
+const std::vector<Tree> kLauncherEnv = Yaml(R"(
+- {name: OMPI_MCA_orte_default_hostfile, value: /etc/mpi/hostfile}
+- {name: OMPI_MCA_orte_keep_fqdn_hostnames, value: "true"}
+- {name: OMPI_MCA_orte_set_default_slots, value: "1"}
+- {name: OMPI_MCA_plm_rsh_args, value: -o ConnectionAttempts=10}
+)")
+                                           .items();
+
+// What a container holds after EnforceMLPolicy.
+struct ContainerWant {
+  std::vector<Tree> volume_mounts;
+  std::vector<Tree> env;
+  const char* image = nullptr;  // none when null
+};
+
+void Check(const Container& got, const ContainerWant& want) {
+  CHECK(got.volume_mounts == want.volume_mounts);
+  CHECK(got.env == want.env);
+  CHECK(got.image == (want.image ? Tree::String(want.image) : Tree()));
+}
 
 }  // namespace
 
@@ -178,153 +210,135 @@ std::string Message(const Diagnostic& d) { return d.field + ": " + d.message; }
 // Upstream's fixed endpoint strings become the JobSet plugin's real ones here ("-0-" replica index).
 // Its cases about an SSH auth Secret already in the cluster have no offline counterpart.
 
-TEST_CASE("MPI: no action when mlPolicySource is nil") {
-  Info info = NewInfo(nullptr);
-  TrainJob job = NewTrainJob(Trainer(4));
-  CHECK(Run{info, job}().empty());
-  CHECK(info.template_spec.pod_sets[1].count == 1);
-  CHECK(info.template_spec.pod_sets[0].volumes.empty());
-}
-
-TEST_CASE("MPI: no action when mlPolicySource mpi is null") {
-  MLPolicy ml;
-  Info info = NewInfo(&ml);
-  TrainJob job = NewTrainJob(Trainer(4));
-  CHECK(Run{info, job}().empty());
-  CHECK(info.template_spec.pod_sets[1].count == 1);
-  CHECK(info.template_spec.pod_sets[1].volumes.empty());
-}
-
-TEST_CASE("MPI: trainJob numNodes is respected rather than mlPolicy one") {
-  MLPolicy ml = MPIPolicyOf(1, std::nullopt);
-  Info info = NewInfo(&ml);
-  TrainJob job = NewTrainJob(Trainer(2));
-  std::vector<Tree> objects = Run{info, job}();
-  const auto& launcher = info.template_spec.pod_sets[0];
-  const auto& node = info.template_spec.pod_sets[1];
-  CHECK(launcher.count == 1);
-  CHECK(node.count == 2);
-  CHECK(launcher.volumes == std::vector<Tree>{kSSHAuthVolume, kHostfileVolume});
-  CHECK(node.volumes == std::vector<Tree>{kSSHAuthVolume});
-  REQUIRE(objects.size() == 2);
-  CHECK(objects[0] == ExpectedSecret());
-  CHECK(objects[1] == ExpectedConfigMap("trainJob-node-0-0.trainJob slots=1\ntrainJob-node-0-1.trainJob slots=1\n"));
-}
-
-TEST_CASE("MPI: trainJob numProcPerNode is respected rather than mlPolicy one") {
-  MLPolicy ml = MPIPolicyOf(1, std::nullopt);
-  Info info = NewInfo(&ml);
-  TrainJob job = NewTrainJob(Trainer(1, 2));
-  std::vector<Tree> objects = Run{info, job}();
-  REQUIRE(objects.size() == 2);
-  CHECK(objects[1] == ExpectedConfigMap("trainJob-node-0-0.trainJob slots=2\n"));
-}
-
-TEST_CASE("MPI: numProcPerNode is set to number of GPUs in TrainJob") {
-  MLPolicy ml = MPIPolicyOf(1, std::nullopt);
-  Info info = NewInfo(&ml);
-  TrainerSpec trainer = Trainer(1);
-  trainer.resources_per_node = Yaml("{requests: {custom.com/gpu: \"5\"}}");
-  TrainJob job = NewTrainJob(trainer);
-  std::vector<Tree> objects = Run{info, job}();
-  REQUIRE(objects.size() == 2);
-  CHECK(objects[1] == ExpectedConfigMap("trainJob-node-0-0.trainJob slots=5\n"));
-}
-
-TEST_CASE("MPI: the GPU rule applies only when the runtime's numProcPerNode is 1") {
-  MLPolicy ml = MPIPolicyOf(3, std::nullopt);
-  Info info = NewInfo(&ml);
-  TrainerSpec trainer = Trainer(1);
-  trainer.resources_per_node = Yaml("{limits: {nvidia.com/gpu: \"8\"}}");
-  TrainJob job = NewTrainJob(trainer);
-  std::vector<Tree> objects = Run{info, job}();
-  REQUIRE(objects.size() == 2);
-  CHECK(objects[1] == ExpectedConfigMap("trainJob-node-0-0.trainJob slots=3\n"));
-}
-
-TEST_CASE("MPI: runLauncherAsNode is true") {
-  MLPolicy ml = MPIPolicyOf(1, true);
-  Info info = NewInfo(&ml, true);
-  TrainJob job = NewTrainJob(Trainer(10));
-  std::vector<Tree> objects = Run{info, job}();
-  const auto& launcher = info.template_spec.pod_sets[0];
-  const auto& node = info.template_spec.pod_sets[1];
-  CHECK(launcher.count == 1);
-  CHECK(node.count == 9);
-  CHECK(launcher.containers[0].volume_mounts ==
-        Yaml("[{name: mpi-ssh-auth, mountPath: /root/.ssh}, {name: mpi-hostfile, mountPath: /etc/mpi}]").items());
-  Tree env = Yaml(R"(
-- {name: OMPI_MCA_orte_default_hostfile, value: /etc/mpi/hostfile}
-- {name: OMPI_MCA_orte_keep_fqdn_hostnames, value: "true"}
-- {name: OMPI_MCA_orte_set_default_slots, value: "1"}
-- {name: OMPI_MCA_plm_rsh_args, value: -o ConnectionAttempts=10}
-)");
-  CHECK(launcher.containers[0].env == env.items());
-  CHECK(node.containers[0].volume_mounts == Yaml("[{name: mpi-ssh-auth, mountPath: /root/.ssh}]").items());
-  CHECK(node.containers[0].env.empty());
-  REQUIRE(objects.size() == 2);
-  std::string hostfile = "trainJob-launcher-0-0.trainJob slots=1\n";
-  for (int i = 0; i < 9; ++i) hostfile += "trainJob-node-0-" + std::to_string(i) + ".trainJob slots=1\n";
-  CHECK(objects[1] == ExpectedConfigMap(hostfile));
-}
-
-TEST_CASE("MPI: runLauncherAsNode with one node keeps one node Job pod") {
-  MLPolicy ml = MPIPolicyOf(1, true);
-  Info info = NewInfo(&ml, true);
-  TrainJob job = NewTrainJob(Trainer(1));
-  Run{info, job}();
-  CHECK(info.template_spec.pod_sets[1].count == 1);
-}
-
-TEST_CASE("MPI: an MPI implementation other than OpenMPI is an error") {
-  MLPolicy ml = MPIPolicyOf(1, std::nullopt, "");
-  Info info = NewInfo(&ml, true);
-  TrainJob job = NewTrainJob(Trainer(2));
-  Run run{info, job};
-  CHECK_THROWS_WITH_AS(run(), "MPI implementation for \"\" doesn't supported", Error);
-}
-
-TEST_CASE("MPI: without a launcher node container another MPI implementation gets an empty hostfile") {
-  MLPolicy ml = MPIPolicyOf(1, std::nullopt, "Intel");
-  Info info = NewInfo(&ml);
-  TrainJob job = NewTrainJob(Trainer(2));
-  std::vector<Tree> objects = Run{info, job}();
-  REQUIRE(objects.size() == 2);
-  CHECK(objects[1] == ExpectedConfigMap(""));
-}
-
-TEST_CASE("MPI sets the TrainJob image on launcher and nodes") {
-  MLPolicy ml = MPIPolicyOf(1, std::nullopt);
-  TrainerSpec trainer = Trainer(2);
-  trainer.image = "app:2";
-  TrainJob job = NewTrainJob(trainer);
-
-  Info current = NewInfo(&ml, true);
-  Run{current, job}();
-  CHECK(current.template_spec.pod_sets[0].containers[0].image == Tree::String("app:2"));
-  CHECK(current.template_spec.pod_sets[1].containers[0].image == Tree::String("app:2"));
-
-  Info legacy = NewInfo(&ml, true);
-  Run{legacy, job, true}();
-  CHECK(legacy.template_spec.pod_sets[0].containers[0].image.IsNull());
-  CHECK(legacy.template_spec.pod_sets[1].containers[0].image.IsNull());
-}
-
-TEST_CASE("MPI sets the TrainJob image on an init container named node when no container is") {
-  MLPolicy ml = MPIPolicyOf(1, std::nullopt);
-  TrainerSpec trainer = Trainer(2);
-  trainer.image = "app:2";
-  TrainJob job = NewTrainJob(trainer);
-  Info info = NewInfo(&ml);
-  info.template_spec.pod_sets[1].init_containers.push_back(Container{.name = kNode});
-  Run{info, job}();
-  CHECK(info.template_spec.pod_sets[1].init_containers[0].image == Tree::String("app:2"));
-  // The volume mounts go to regular containers only.
-  CHECK(info.template_spec.pod_sets[1].init_containers[0].volume_mounts.empty());
+// Each row's Info has a `launcher` PodSet and a trainer `node` PodSet of one pod each, with a
+// `node` container each when `node_containers`; the row says what the PodSets and their containers
+// hold after EnforceMLPolicy, and the Secret and the hostfile ConfigMap Build then gives.
+TEST_CASE("MPI EnforceMLPolicy and Build") {
+  struct Case {
+    const char* name;
+    Policy policy = kOpenMPI;
+    bool node_containers = false;
+    bool node_init_container = false;  // an init container `node` on the node PodSet
+    TrainerSpec trainer;
+    bool legacy_image = false;
+    std::int32_t node_count = 1;  // the launcher's stays 1
+    std::vector<Tree> launcher_volumes = kLauncherVolumes;
+    std::vector<Tree> node_volumes = kNodeVolumes;
+    ContainerWant launcher{kLauncherMounts, kLauncherEnv};  // when node_containers
+    ContainerWant node{kNodeMounts};                        // when node_containers
+    ContainerWant node_init;                                // when node_init_container
+    std::optional<std::string> hostfile;                    // no objects when unset
+    const char* error = nullptr;
+  };
+  const Case cases[] = {
+      {.name = "no action when mlPolicySource is nil",
+       .policy = kNoPolicy,
+       .trainer = Trainer(4),
+       .launcher_volumes = {},
+       .node_volumes = {}},
+      {.name = "no action when mlPolicySource mpi is null",
+       .policy = kNoMPI,
+       .trainer = Trainer(4),
+       .launcher_volumes = {},
+       .node_volumes = {}},
+      {.name = "trainJob numNodes is respected rather than mlPolicy one",
+       .trainer = Trainer(2),
+       .node_count = 2,
+       .hostfile = HostLines("node", 2)},
+      {.name = "trainJob numProcPerNode is respected rather than mlPolicy one",
+       .trainer = Trainer(1, 2),
+       .hostfile = HostLines("node", 1, 2)},
+      {.name = "numProcPerNode is set to number of GPUs in TrainJob",
+       .trainer = With(Trainer(1), "{requests: {custom.com/gpu: \"5\"}}"),
+       .hostfile = HostLines("node", 1, 5)},
+      {.name = "the GPU rule applies only when the runtime's numProcPerNode is 1",
+       .policy = {.num_proc_per_node = 3},
+       .trainer = With(Trainer(1), "{limits: {nvidia.com/gpu: \"8\"}}"),
+       .hostfile = HostLines("node", 1, 3)},
+      {.name = "runLauncherAsNode is true",
+       .policy = kLauncherAsNode,
+       .node_containers = true,
+       .trainer = Trainer(10),
+       .node_count = 9,
+       .hostfile = HostLines("launcher", 1) + HostLines("node", 9)},
+      {.name = "runLauncherAsNode with one node keeps one node Job pod",
+       .policy = kLauncherAsNode,
+       .node_containers = true,
+       .trainer = Trainer(1),
+       .hostfile = HostLines("launcher", 1) + HostLines("node", 1)},
+      {.name = "an MPI implementation other than OpenMPI is an error",
+       .policy = {.implementation = ""},
+       .node_containers = true,
+       .trainer = Trainer(2),
+       .error = "MPI implementation for \"\" doesn't supported"},
+      {.name = "without a launcher node container another MPI implementation gets an empty hostfile",
+       .policy = {.implementation = "Intel"},
+       .trainer = Trainer(2),
+       .node_count = 2,
+       .hostfile = ""},
+      {.name = "sets the TrainJob image on launcher and nodes",
+       .node_containers = true,
+       .trainer = With(Trainer(2), nullptr, "app:2"),
+       .node_count = 2,
+       .launcher = {kLauncherMounts, kLauncherEnv, "app:2"},
+       .node = {kNodeMounts, {}, "app:2"},
+       .hostfile = HostLines("node", 2)},
+      {.name = "keeps the runtime's images under the legacy image rule",
+       .node_containers = true,
+       .trainer = With(Trainer(2), nullptr, "app:2"),
+       .legacy_image = true,
+       .node_count = 2,
+       .hostfile = HostLines("node", 2)},
+      // The volume mounts go to regular containers only.
+      {.name = "sets the TrainJob image on an init container named node when no container is",
+       .node_init_container = true,
+       .trainer = With(Trainer(2), nullptr, "app:2"),
+       .node_count = 2,
+       .node_init = {{}, {}, "app:2"},
+       .hostfile = HostLines("node", 2)},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      MLPolicy ml = c.policy.ML();
+      Info info = NewInfo(c.policy.Or(ml), c.node_containers);
+      if (c.node_init_container) info.template_spec.pod_sets[1].init_containers.push_back(Container{.name = kNode});
+      const TrainJob job = NewTrainJob(c.trainer);
+      RenderOptions options;
+      options.legacy_image = c.legacy_image;
+      auto plugin = plugins::NewMPIWithKeys(options, std::make_unique<FixedKeys>());
+      std::vector<Tree> objects;
+      auto run = [&] {
+        TrainJob working = job;  // plugins may change the TrainJob, as the pipeline's copy
+        dynamic_cast<EnforceMLPolicyPlugin&>(*plugin).EnforceMLPolicy(info, working);
+        dynamic_cast<ComponentBuilderPlugin&>(*plugin).Build(info, job, objects);
+      };
+      if (c.error) {
+        CHECK_THROWS_WITH_AS(run(), c.error, Error);
+      } else {
+        run();
+        const PodSet& launcher = info.template_spec.pod_sets[0];
+        const PodSet& node = info.template_spec.pod_sets[1];
+        CHECK(launcher.count == 1);
+        CHECK(node.count == c.node_count);
+        CHECK(launcher.volumes == c.launcher_volumes);
+        CHECK(node.volumes == c.node_volumes);
+        if (c.node_containers) {
+          Check(launcher.containers.at(0), c.launcher);
+          Check(node.containers.at(0), c.node);
+        }
+        if (c.node_init_container) Check(node.init_containers.at(0), c.node_init);
+        if (c.hostfile) {
+          CHECK(objects == std::vector<Tree>{ExpectedSecret(), ExpectedConfigMap(*c.hostfile)});
+        } else {
+          CHECK(objects.empty());
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("MPI marks placeholder SSH keys on the Secret") {
-  MLPolicy ml = MPIPolicyOf(1, std::nullopt);
+  MLPolicy ml = kOpenMPI.ML();
   Info info = NewInfo(&ml);
   TrainJob job = NewTrainJob(Trainer(1));
   auto plugin = plugins::NewMPI(RenderOptions{});
@@ -339,116 +353,105 @@ TEST_CASE("MPI marks placeholder SSH keys on the Secret") {
 
 // --- Validate, as upstream's TestValidate ------------------------------------------------------
 
-TEST_CASE("MPI Validate: no action when info is nil") { CHECK(Validate(nullptr, NewTrainJob(Trainer(2))).empty()); }
-
-TEST_CASE("MPI Validate: no action when info does not have MLPolicySource") {
-  Info info;
-  CHECK(Validate(&info, NewTrainJob(std::nullopt)).empty());
-}
-
-TEST_CASE("MPI Validate: info does not have MPIPolicySource") {
-  MLPolicy ml;
-  Info info;
-  info.runtime_policy.ml_policy = &ml;
-  CHECK(Validate(&info, NewTrainJob(std::nullopt)).empty());
-}
-
-TEST_CASE("MPI Validate: numProcPerNode typed is int") {
-  MLPolicy ml = MPIPolicyOf(1, std::nullopt);
-  Info info;
-  info.runtime_policy.ml_policy = &ml;
-  CHECK(Validate(&info, NewTrainJob(Trainer(std::nullopt, 8))).empty());
-}
-
-TEST_CASE("MPI Validate: runtime does not have Launcher but TrainJob has only 1 numNodes") {
-  MLPolicy ml = MPIPolicyOf(1, true);
-  Info info;
-  info.runtime_policy.ml_policy = &ml;
-  info.template_spec.pod_sets.push_back(NewPodSet(kNode, kAncestorTrainer, 1, true));
-  CHECK(Validate(&info, NewTrainJob(Trainer(1))).empty());
-}
-
-TEST_CASE("MPI Validate: runtime without launcher or node rejects 2 numNodes with runLauncherAsNode") {
-  const std::string expected =
+TEST_CASE("MPI Validate") {
+  const std::string launcher_as_node_error =
       "spec.trainer.numNodes: must have 1 when MPI trainingRuntime with enabled runLauncherAsNode does not have "
       "either launcher and node";
-  MLPolicy ml = MPIPolicyOf(1, true);
-  for (const char* only : {kNode, kLauncher, ""}) {
-    CAPTURE(only);
-    Info info;
-    info.runtime_policy.ml_policy = &ml;
-    if (*only) info.template_spec.pod_sets.push_back(NewPodSet(only, std::nullopt, 1, true));
-    Diagnostics errors = Validate(&info, NewTrainJob(Trainer(2)));
-    REQUIRE(errors.items().size() == 1);
-    CHECK(Message(errors.items()[0]) == expected);
+  struct Case {
+    const char* name;
+    Policy policy = kOpenMPI;
+    std::vector<PodSet> pod_sets;
+    std::optional<TrainerSpec> trainer;
+    std::vector<std::string> want;
+  };
+  const Case cases[] = {
+      {.name = "no action when info is nil", .policy = kNilInfo, .trainer = Trainer(2)},
+      {.name = "no action when info does not have MLPolicySource", .policy = kNoPolicy},
+      {.name = "info does not have MPIPolicySource", .policy = kNoMPI},
+      {.name = "numProcPerNode typed is int", .trainer = Trainer(std::nullopt, 8)},
+      {.name = "runtime does not have Launcher but TrainJob has only 1 numNodes",
+       .policy = kLauncherAsNode,
+       .pod_sets = {NewPodSet(kNode, kAncestorTrainer, 1, true)},
+       .trainer = Trainer(1)},
+      {.name = "runtime with only node rejects 2 numNodes with runLauncherAsNode",
+       .policy = kLauncherAsNode,
+       .pod_sets = {NewPodSet(kNode, std::nullopt, 1, true)},
+       .trainer = Trainer(2),
+       .want = {launcher_as_node_error}},
+      {.name = "runtime with only launcher rejects 2 numNodes with runLauncherAsNode",
+       .policy = kLauncherAsNode,
+       .pod_sets = {NewPodSet(kLauncher, std::nullopt, 1, true)},
+       .trainer = Trainer(2),
+       .want = {launcher_as_node_error}},
+      {.name = "runtime without launcher or node rejects 2 numNodes with runLauncherAsNode",
+       .policy = kLauncherAsNode,
+       .trainer = Trainer(2),
+       .want = {launcher_as_node_error}},
+      {.name = "trainer has reserved MPI env OMPI_MCA_orte_default_hostfile",
+       .trainer = WithEnv("[{name: OMPI_MCA_orte_default_hostfile, value: /custom/hostfile}]"),
+       .want = {"spec.trainer.env: must not have reserved envs, invalid envs configured: "
+                "[OMPI_MCA_orte_default_hostfile]"}},
+      {.name = "trainer has multiple reserved MPI envs",
+       .trainer = WithEnv("[{name: OMPI_MCA_plm_rsh_args, value: custom-args}, {name: OMPI_MCA_orte_default_hostfile, "
+                          "value: /custom/hostfile}, {name: OMPI_MCA_plm_rsh_args, value: again}]"),
+       .want = {"spec.trainer.env: must not have reserved envs, invalid envs configured: "
+                "[OMPI_MCA_orte_default_hostfile OMPI_MCA_plm_rsh_args]"}},
+      {.name = "trainer has non-reserved env is valid",
+       .trainer = WithEnv("[{name: CUSTOM_ENV, value: custom-value}]")},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      MLPolicy ml = c.policy.ML();
+      Info info;
+      info.runtime_policy.ml_policy = c.policy.Or(ml);
+      info.template_spec.pod_sets = c.pod_sets;
+      auto plugin = plugins::NewMPIWithKeys(RenderOptions{}, std::make_unique<FixedKeys>());
+      CHECK(testing::ValidationErrors(*plugin, c.policy.kind == Policy::kNilInfo ? nullptr : &info,
+                                      NewTrainJob(c.trainer)) == c.want);
+    }
   }
-}
-
-TEST_CASE("MPI Validate: trainer has reserved MPI env OMPI_MCA_orte_default_hostfile") {
-  MLPolicy ml = MPIPolicyOf(1, std::nullopt);
-  Info info;
-  info.runtime_policy.ml_policy = &ml;
-  TrainerSpec trainer;
-  trainer.env = Yaml("[{name: OMPI_MCA_orte_default_hostfile, value: /custom/hostfile}]").items();
-  Diagnostics errors = Validate(&info, NewTrainJob(trainer));
-  REQUIRE(errors.items().size() == 1);
-  CHECK(Message(errors.items()[0]) ==
-        "spec.trainer.env: must not have reserved envs, invalid envs configured: [OMPI_MCA_orte_default_hostfile]");
-}
-
-TEST_CASE("MPI Validate: trainer has multiple reserved MPI envs") {
-  MLPolicy ml = MPIPolicyOf(1, std::nullopt);
-  Info info;
-  info.runtime_policy.ml_policy = &ml;
-  TrainerSpec trainer;
-  Tree env = Yaml(R"(
-- {name: OMPI_MCA_plm_rsh_args, value: custom-args}
-- {name: OMPI_MCA_orte_default_hostfile, value: /custom/hostfile}
-- {name: OMPI_MCA_plm_rsh_args, value: again}
-)");
-  trainer.env = env.items();
-  Diagnostics errors = Validate(&info, NewTrainJob(trainer));
-  REQUIRE(errors.items().size() == 1);
-  CHECK(Message(errors.items()[0]) ==
-        "spec.trainer.env: must not have reserved envs, invalid envs configured: [OMPI_MCA_orte_default_hostfile "
-        "OMPI_MCA_plm_rsh_args]");
-}
-
-TEST_CASE("MPI Validate: trainer has non-reserved env is valid") {
-  MLPolicy ml = MPIPolicyOf(1, std::nullopt);
-  Info info;
-  info.runtime_policy.ml_policy = &ml;
-  TrainerSpec trainer;
-  trainer.env = Yaml("[{name: CUSTOM_ENV, value: custom-value}]").items();
-  CHECK(Validate(&info, NewTrainJob(trainer)).empty());
 }
 
 // --- The hostfile ------------------------------------------------------------------------------
 
-TEST_CASE("MPIHostFile lists the node pods, and the launcher first when it comes first and runs as a node") {
-  std::vector<PodSet> pod_sets = {NewPodSet("dataset-initializer", std::nullopt, 1, false),
-                                  NewPodSet(kLauncher, kAncestorTrainer, 1, false),
-                                  NewPodSet(kNode, std::nullopt, 2, false)};
-  CHECK(*plugins::MPIHostFile(pod_sets, false, 4) ==
-        "trainJob-node-0-0.trainJob slots=4\ntrainJob-node-0-1.trainJob slots=4\n");
-  CHECK(*plugins::MPIHostFile(pod_sets, true, 4) ==
-        "trainJob-launcher-0-0.trainJob slots=4\ntrainJob-node-0-0.trainJob slots=4\ntrainJob-node-0-1.trainJob "
-        "slots=4\n");
-}
-
-TEST_CASE("MPIHostFile follows PodSet order, replicas and the subdomain") {
-  std::vector<PodSet> pod_sets = {NewPodSet(kNode, std::nullopt, 2, false),
-                                  NewPodSet(kLauncher, kAncestorTrainer, 1, false)};
-  pod_sets[0].endpoints = EndpointSource{"job", "node", 2, "net"};
-  CHECK(*plugins::MPIHostFile(pod_sets, true, 1) ==
-        "job-node-0-0.net slots=1\njob-node-0-1.net slots=1\njob-node-1-0.net slots=1\njob-node-1-1.net slots=1\n"
-        "trainJob-launcher-0-0.trainJob slots=1\n");
-}
-
-TEST_CASE("MPIHostFile is empty for PodSets without endpoints") {
-  PodSet ps = NewPodSet(kNode, std::nullopt, 3, false);
-  ps.endpoints.reset();
-  CHECK(plugins::MPIHostFile({ps}, false, 1)->empty());
+TEST_CASE("MPIHostFile lists the node pods, and the launcher too when it runs as a node") {
+  // A PodSet of `count` pods whose endpoints are `job-node-<replica>-<pod>.net` over two replicas.
+  auto replicated = [](std::int32_t count) {
+    PodSet ps = NewPodSet(kNode, std::nullopt, count, false);
+    ps.endpoints = EndpointSource{"job", "node", 2, "net"};
+    return ps;
+  };
+  auto without_endpoints = [](std::int32_t count) {
+    PodSet ps = NewPodSet(kNode, std::nullopt, count, false);
+    ps.endpoints.reset();
+    return ps;
+  };
+  const std::vector<PodSet> initializer_launcher_nodes = {NewPodSet("dataset-initializer", std::nullopt, 1, false),
+                                                          NewPodSet(kLauncher, kAncestorTrainer, 1, false),
+                                                          NewPodSet(kNode, std::nullopt, 2, false)};
+  struct Case {
+    const char* name;
+    std::vector<PodSet> pod_sets;
+    bool run_launcher_as_node;
+    std::int32_t slots;
+    std::string want;
+  };
+  const Case cases[] = {
+      {"the node pods only when the launcher does not run as a node", initializer_launcher_nodes, false, 4,
+       HostLines("node", 2, 4)},
+      {"the launcher first when it comes first and runs as a node", initializer_launcher_nodes, true, 4,
+       HostLines("launcher", 1, 4) + HostLines("node", 2, 4)},
+      {"PodSet order, replicas and the subdomain are followed",
+       {replicated(2), NewPodSet(kLauncher, kAncestorTrainer, 1, false)},
+       true,
+       1,
+       "job-node-0-0.net slots=1\njob-node-0-1.net slots=1\njob-node-1-0.net slots=1\njob-node-1-1.net slots=1\n"
+       "trainJob-launcher-0-0.trainJob slots=1\n"},
+      {"empty for PodSets without endpoints", {without_endpoints(3)}, false, 1, ""},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) { CHECK(plugins::MPIHostFile(c.pod_sets, c.run_launcher_as_node, c.slots) == c.want); }
+  }
 }
 
 TEST_CASE("MPIHostFile writes one line per node for 10,000 nodes") {
@@ -461,24 +464,31 @@ TEST_CASE("MPIHostFile writes one line per node for 10,000 nodes") {
 // --- SSH keys ----------------------------------------------------------------------------------
 
 TEST_CASE("EncodeSSHAuthKeys writes the SEC1 PEM and the authorized_keys line upstream writes") {
-  SSHAuthKeys keys = EncodeSSHAuthKeys(kFixedKeyPEM);
-  CHECK(keys.private_key == kFixedKeyPEM);
-  CHECK(keys.public_key == kFixedKeyAuthorized);
-  CHECK_FALSE(keys.placeholder);
-}
-
-TEST_CASE("EncodeSSHAuthKeys re-encodes a PKCS#8 key as SEC1") {
-  SSHAuthKeys keys = EncodeSSHAuthKeys(kFixedKeyPKCS8);
-  CHECK(keys.private_key == kFixedKeyPEM);
-  CHECK(keys.public_key == kFixedKeyAuthorized);
-}
-
-TEST_CASE("EncodeSSHAuthKeys rejects a key on another curve") {
-  CHECK_THROWS_WITH_AS(EncodeSSHAuthKeys(kP256KeyPEM), "MPI SSH key: the key is on curve prime256v1, not P-521", Error);
-}
-
-TEST_CASE("EncodeSSHAuthKeys rejects text that is not a key") {
-  CHECK_THROWS_AS(EncodeSSHAuthKeys("not a key"), Error);
+  struct Case {
+    const char* name;
+    std::string pem;
+    const char* error = nullptr;  // the message, or "" for an Error whose message comes from OpenSSL
+  };
+  const Case cases[] = {
+      {"a SEC1 key", kFixedKeyPEM},
+      {"a PKCS#8 key is re-encoded as SEC1", kFixedKeyPKCS8},
+      {"a key on another curve is rejected", kP256KeyPEM, "MPI SSH key: the key is on curve prime256v1, not P-521"},
+      {"text that is not a key is rejected", "not a key", ""},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      if (c.error == nullptr) {
+        SSHAuthKeys keys = EncodeSSHAuthKeys(c.pem);
+        CHECK(keys.private_key == kFixedKeyPEM);
+        CHECK(keys.public_key == kFixedKeyAuthorized);
+        CHECK_FALSE(keys.placeholder);
+      } else if (*c.error) {
+        CHECK_THROWS_WITH_AS(EncodeSSHAuthKeys(c.pem), c.error, Error);
+      } else {
+        CHECK_THROWS_AS(EncodeSSHAuthKeys(c.pem), Error);
+      }
+    }
+  }
 }
 
 TEST_CASE("Generated SSH keys are fresh P-521 key pairs whose public key matches the private key") {
@@ -507,11 +517,24 @@ TEST_CASE("Placeholder SSH keys are the same on every call and marked as placeho
 }
 
 TEST_CASE("Base64Encode pads as Go's encoding/json writes []byte") {
-  CHECK(Base64Encode("") == "");
-  CHECK(Base64Encode("f") == "Zg==");
-  CHECK(Base64Encode("fo") == "Zm8=");
-  CHECK(Base64Encode("foo") == "Zm9v");
-  CHECK(Base64Encode(std::string(100, 'x')).find('\n') == std::string::npos);
+  std::string long_text;  // 33 groups of "xxx" and a last "x", with no line breaks
+  for (int i = 0; i < 33; ++i) long_text += "eHh4";
+  long_text += "eA==";
+  struct Case {
+    const char* name;
+    std::string bytes;
+    std::string want;
+  };
+  const Case cases[] = {
+      {"empty", "", ""},
+      {"one byte, two pads", "f", "Zg=="},
+      {"two bytes, one pad", "fo", "Zm8="},
+      {"three bytes, no pad", "foo", "Zm9v"},
+      {"100 bytes on one line", std::string(100, 'x'), long_text},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) { CHECK(Base64Encode(c.bytes) == c.want); }
+  }
 }
 
 }  // namespace trainer

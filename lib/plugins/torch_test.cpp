@@ -12,32 +12,49 @@ namespace {
 
 using testing::Yaml;
 
-MLPolicy TorchMLPolicy(std::optional<std::vector<EnvInjectionTarget>> targets = std::nullopt) {
+using Targets = std::optional<std::vector<EnvInjectionTarget>>;
+
+// The runtime's ML policy in a row: no Info at all, an Info without a policy, a policy without
+// Torch, or Torch.
+enum class Policy { kNilInfo, kNone, kEmpty, kTorch };
+
+MLPolicy PolicyOf(Policy policy, Targets targets) {
   MLPolicy ml;
-  ml.torch = TorchPolicy{std::move(targets)};
+  if (policy == Policy::kTorch) ml.torch = TorchPolicy{std::move(targets)};
   return ml;
 }
 
 // As upstream's runtime.NewInfo(WithMLPolicySource, WithPodSet(node, trainer, count, ...)): one
 // trainer PodSet `node` with the given init containers and containers.
-Info NewInfo(const MLPolicy* ml, std::int32_t count, std::vector<std::string> containers = {"node"},
-             std::vector<std::string> init_containers = {}) {
+Info NewInfo(const MLPolicy* ml, std::int32_t count, const std::vector<std::string>& containers = {"node"},
+             const std::vector<std::string>& init_containers = {}) {
   Info info;
   info.runtime_policy.ml_policy = ml;
   PodSet ps;
   ps.name = kNode;
   ps.ancestor = kAncestorTrainer;
   ps.count = count;
-  for (auto& name : containers) ps.containers.push_back(Container{.name = name});
-  for (auto& name : init_containers) ps.init_containers.push_back(Container{.name = name});
+  for (const auto& name : containers) ps.containers.push_back(Container{.name = name});
+  for (const auto& name : init_containers) ps.init_containers.push_back(Container{.name = name});
   info.template_spec.pod_sets.push_back(std::move(ps));
   return info;
 }
 
-TrainJob NewTrainJob(std::string name, std::optional<TrainerSpec> trainer) {
+// A second PodSet `worker` of one pod: a `worker-check` init container and a `worker` container.
+PodSet WorkerPodSet() {
+  PodSet worker;
+  worker.name = "worker";
+  worker.count = 1;
+  worker.init_containers.push_back(Container{.name = "worker-check"});
+  worker.containers.push_back(Container{.name = "worker"});
+  return worker;
+}
+
+TrainJob NewTrainJob(std::string name, std::optional<TrainerSpec> trainer, std::string runtime = "") {
   TrainJob job;
   job.metadata.name = std::move(name);
   job.metadata.namespace_ = "default";
+  job.spec.runtime_ref.name = std::move(runtime);
   job.spec.trainer = std::move(trainer);
   return job;
 }
@@ -50,24 +67,25 @@ TrainerSpec WithRequests(const std::string& requests) {
   return trainer;
 }
 
+TrainerSpec With(TrainerSpec trainer, std::optional<std::int32_t> num_nodes,
+                 std::optional<std::int32_t> num_proc_per_node = std::nullopt) {
+  trainer.num_nodes = num_nodes;
+  trainer.num_proc_per_node = num_proc_per_node;
+  return trainer;
+}
+
+TrainerSpec WithCommand(TrainerSpec trainer, std::vector<std::string> command, std::vector<std::string> args = {}) {
+  trainer.command = std::move(command);
+  if (!args.empty()) trainer.args = std::move(args);
+  return trainer;
+}
+
+TrainerSpec WithEnv(const char* env) { return TrainerSpec{.env = Yaml(env).items()}; }
+
 std::unique_ptr<Plugin> New(bool legacy_image = false) {
   RenderOptions options;
   options.legacy_image = legacy_image;
   return plugins::NewTorch(options);
-}
-
-void Enforce(Info& info, TrainJob& job, bool legacy_image = false) {
-  auto plugin = New(legacy_image);
-  dynamic_cast<EnforceMLPolicyPlugin&>(*plugin).EnforceMLPolicy(info, job);
-}
-
-std::vector<std::string> Validate(const Info* info, const TrainJob& job) {
-  auto plugin = New();
-  Diagnostics errors;
-  dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(info, nullptr, job, errors);
-  std::vector<std::string> out;
-  for (const Diagnostic& d : errors.items()) out.push_back(d.field + ": " + d.message);
-  return out;
 }
 
 // The five torchrun env, as upstream lists them.
@@ -88,21 +106,29 @@ std::vector<Tree> PetEnv(const std::string& job, const std::string& nodes, const
 
 const std::vector<Tree> kTrainerPorts = Yaml("[{containerPort: 29500}]").items();
 
-const Container& NodeContainer(const Info& info) {
-  for (const Container& c : info.template_spec.pod_sets[0].containers) {
-    if (c.name == kNode) return c;
-  }
-  FAIL("no node container");
-  throw;
+// What one container holds after EnforceMLPolicy: the named container of the named PodSet, regular
+// containers before init containers.
+struct ContainerWant {
+  const char* pod_set;
+  const char* container;
+  std::vector<Tree> env;
+  std::vector<Tree> ports;
+};
+
+// The trainer node container with the PET env of a TrainJob that gets the trainer port.
+ContainerWant Node(std::vector<Tree> env, std::vector<Tree> ports = kTrainerPorts) {
+  return ContainerWant{kNode, kNode, std::move(env), std::move(ports)};
 }
 
-// The PET_NPROC_PER_NODE value EnforceMLPolicy sets for a TrainJob with these resources.
-std::string ProcsFor(TrainerSpec trainer) {
-  MLPolicy ml = TorchMLPolicy();
-  Info info = NewInfo(&ml, 1);
-  TrainJob job = NewTrainJob("test-job", std::move(trainer));
-  Enforce(info, job);
-  return NodeContainer(info).env.at(1).Find("value")->text();
+const std::vector<std::string> kLoRA = {"model.lora_attn_modules=[q_proj, v_proj, output_proj]"};
+const std::vector<std::string> kQLoRA = {"model.lora_attn_modules=[q_proj, v_proj, output_proj]",
+                                         "model.quantize_base=True"};
+
+// A `tune run` TrainJob "test" of `nodes` nodes on a torchtune runtime.
+TrainJob TorchTuneJob(const std::string& runtime, std::int32_t nodes, std::vector<std::string> args,
+                      const std::string& requests = "{}") {
+  return NewTrainJob("test", WithCommand(With(WithRequests(requests), nodes), {"tune", "run"}, std::move(args)),
+                     runtime);
 }
 
 }  // namespace
@@ -110,293 +136,268 @@ std::string ProcsFor(TrainerSpec trainer) {
 // --- getNumCPUPerNode --------------------------------------------------------------------------
 
 TEST_CASE("GetNumCPUPerNode counts requests before limits, rounding up") {
-  using plugins::GetNumCPUPerNode;
-  CHECK(GetNumCPUPerNode(nullptr) == 0);
-  Tree none = Yaml("{limits: {}, requests: {}}");
-  CHECK(GetNumCPUPerNode(&none) == 0);
-  Tree both = Yaml("{requests: {cpu: \"3\"}, limits: {cpu: \"8\"}}");
-  CHECK(GetNumCPUPerNode(&both) == 3);
-  Tree zero_request = Yaml("{requests: {cpu: \"0\"}, limits: {cpu: \"6\"}}");
-  CHECK(GetNumCPUPerNode(&zero_request) == 6);
-  Tree milli = Yaml("{limits: {cpu: 2500m}}");
-  CHECK(GetNumCPUPerNode(&milli) == 3);
-  Tree fraction = Yaml("{requests: {cpu: \"0.7\"}}");
-  CHECK(GetNumCPUPerNode(&fraction) == 1);
-  Tree memory_only = Yaml("{requests: {memory: 1Gi}}");
-  CHECK(GetNumCPUPerNode(&memory_only) == 0);
+  struct Case {
+    const char* name;
+    const char* resources;  // none when null
+    int want;
+  };
+  const Case cases[] = {
+      {"no resources", nullptr, 0},
+      {"empty requests and limits", "{limits: {}, requests: {}}", 0},
+      {"requests before limits", "{requests: {cpu: \"3\"}, limits: {cpu: \"8\"}}", 3},
+      {"a zero request falls back to the limit", "{requests: {cpu: \"0\"}, limits: {cpu: \"6\"}}", 6},
+      {"millicores round up", "{limits: {cpu: 2500m}}", 3},
+      {"a fraction rounds up", "{requests: {cpu: \"0.7\"}}", 1},
+      {"memory only", "{requests: {memory: 1Gi}}", 0},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      Tree resources = c.resources ? Yaml(c.resources) : Tree();
+      CHECK(plugins::GetNumCPUPerNode(c.resources ? &resources : nullptr) == c.want);
+    }
+  }
 }
 
 // --- EnforceMLPolicy ---------------------------------------------------------------------------
 
-TEST_CASE("Torch: no action when mlPolicySource torch is null") {
-  MLPolicy ml;
-  Info info = NewInfo(&ml, 1);
-  TrainJob job = NewTrainJob("trainJob", TrainerSpec{.num_nodes = 2});
-  Enforce(info, job);
-  CHECK(info.template_spec.pod_sets[0].count == 1);
-  CHECK(NodeContainer(info).env.empty());
-  CHECK(NodeContainer(info).ports.empty());
-}
-
-TEST_CASE("Torch: trainJob numNodes is respected rather than mlPolicy one") {
-  MLPolicy ml = TorchMLPolicy();
-  Info info = NewInfo(&ml, 1);
-  TrainJob job = NewTrainJob("trainJob", TrainerSpec{.num_nodes = 2});
-  Enforce(info, job);
-  CHECK(info.template_spec.pod_sets[0].count == 2);
-  CHECK(NodeContainer(info).env == PetEnv("trainJob", "2", "1"));
-  CHECK(NodeContainer(info).ports == kTrainerPorts);
-}
-
-TEST_CASE("Torch: nproc_per_node=auto becomes the CPU count without GPUs") {
-  CHECK(ProcsFor(WithRequests("{cpu: \"4\"}")) == "4");        // with CPU limit
-  CHECK(ProcsFor(TrainerSpec{.image = "test:image"}) == "1");  // with no CPU resources
-  CHECK(ProcsFor(WithRequests("{cpu: \"2\"}")) == "2");        // with low CPU limit
-  CHECK(ProcsFor(WithRequests("{cpu: \"2.5\"}")) == "3");      // with millicore CPU limit
-  CHECK(ProcsFor(WithRequests("{cpu: \"0.7\"}")) == "1");      // with fractional CPU (0.7)
-  CHECK(ProcsFor(WithRequests("{cpu: 2500m}")) == "3");        // with millicore format
-  CHECK(ProcsFor(WithRequests("{cpu: \"3.7\"}")) == "4");      // with fractional CPU (3.7)
-}
-
-TEST_CASE("Torch: nproc_per_node=auto stays with GPUs") {
-  CHECK(ProcsFor(WithRequests("{example.com/gpu: \"2\"}")) == "auto");
-  CHECK(ProcsFor(WithRequests("{cpu: \"6\", example.com/gpu: \"2\"}")) == "auto");  // mixed CPU and GPU
-}
-
-TEST_CASE("Torch: nproc_per_node from the TrainJob is kept") {
-  TrainerSpec trainer = WithRequests("{cpu: \"8\"}");
-  trainer.num_proc_per_node = 3;
-  CHECK(ProcsFor(trainer) == "3");
-}
-
-TEST_CASE("Torch: the runtime's node resources count when the TrainJob sets none") {
-  MLPolicy ml = TorchMLPolicy();
-  Info info = NewInfo(&ml, 1);
-  info.template_spec.obj_apply = Yaml(
-      "replicatedJobs:\n- name: node\n  template: {spec: {template: {spec: {containers: [{name: node, resources: "
-      "{requests: {cpu: \"5\"}}}]}}}}\n");
-  TrainJob job = NewTrainJob("test-job", TrainerSpec{});
-  Enforce(info, job);
-  CHECK(NodeContainer(info).env == PetEnv("test-job", "1", "5"));
-}
-
-TEST_CASE("Torch: multi-node GPU training keeps auto and uses the TrainJob numNodes") {
-  MLPolicy ml = TorchMLPolicy();
-  Info info = NewInfo(&ml, 2);
-  TrainerSpec trainer = WithRequests("{cpu: \"8\", memory: 16Gi, example.com/gpu: \"4\"}");
-  trainer.num_nodes = 4;
-  TrainJob job = NewTrainJob("gpu-job", trainer);
-  Enforce(info, job);
-  CHECK(info.template_spec.pod_sets[0].count == 4);
-  CHECK(NodeContainer(info).env == PetEnv("gpu-job", "4", "auto"));
-}
-
-TEST_CASE("Torch: the TrainJob env comes before the PET env") {
-  MLPolicy ml = TorchMLPolicy();
-  Info info = NewInfo(&ml, 1);
-  TrainerSpec trainer;
-  trainer.env = Yaml("[{name: FIRST, value: \"1\"}]").items();
-  TrainJob job = NewTrainJob("env-job", trainer);
-  Enforce(info, job);
-  std::vector<Tree> want = Yaml("[{name: FIRST, value: \"1\"}]").items();
-  for (Tree& e : PetEnv("env-job", "1", "1")) want.push_back(std::move(e));
-  CHECK(NodeContainer(info).env == want);
-}
-
-TEST_CASE("Torch: no trainer env without spec.trainer, but envInjection targets still get it") {
-  MLPolicy ml = TorchMLPolicy(std::vector<EnvInjectionTarget>{{"node", {"preflight-check"}}});
-  Info info = NewInfo(&ml, 2, {"node"}, {"preflight-check"});
-  TrainJob job = NewTrainJob("test-job", std::nullopt);
-  Enforce(info, job);
-  CHECK(NodeContainer(info).env.empty());
-  CHECK(NodeContainer(info).ports.empty());
-  CHECK(info.template_spec.pod_sets[0].init_containers[0].env == PetEnv("test-job", "2", "1"));
-}
-
-TEST_CASE("Torch: envInjection reaches init containers, sidecars and other Jobs") {
-  MLPolicy ml =
-      TorchMLPolicy(std::vector<EnvInjectionTarget>{{"node", {"sidecar", "nccl-check"}}, {"worker", {"worker-check"}}});
-  Info info = NewInfo(&ml, 2, {"sidecar", "node"}, {"nccl-check"});
-  PodSet worker;
-  worker.name = "worker";
-  worker.count = 1;
-  worker.init_containers.push_back(Container{.name = "worker-check"});
-  worker.containers.push_back(Container{.name = "worker"});
-  info.template_spec.pod_sets.push_back(std::move(worker));
-  TrainJob job = NewTrainJob("test-job", TrainerSpec{});
-  Enforce(info, job);
-  const PodSet& node = info.template_spec.pod_sets[0];
-  CHECK(node.containers[0].env == PetEnv("test-job", "2", "1"));
-  CHECK(node.containers[0].ports.empty());
-  CHECK(node.init_containers[0].env == PetEnv("test-job", "2", "1"));
-  CHECK(NodeContainer(info).env == PetEnv("test-job", "2", "1"));
-  CHECK(info.template_spec.pod_sets[1].init_containers[0].env == PetEnv("test-job", "2", "1"));
-  CHECK(info.template_spec.pod_sets[1].containers[0].env.empty());
-}
-
-TEST_CASE("Torch: envInjection with a missing container or Job is an error") {
-  MLPolicy ml = TorchMLPolicy(std::vector<EnvInjectionTarget>{{"node", {"non-existent-container"}}});
-  Info info = NewInfo(&ml, 1, {"node"}, {"preflight-check"});
-  TrainJob job = NewTrainJob("test-job", TrainerSpec{});
-  CHECK_THROWS_WITH(Enforce(info, job),
-                    "spec.runtimeRef: envInjection target podSet \"node\" container \"non-existent-container\" not "
-                    "found in runtime template");
-
-  MLPolicy missing_job = TorchMLPolicy(std::vector<EnvInjectionTarget>{{"missing-job", {"preflight-check"}}});
-  Info info2 = NewInfo(&missing_job, 1);
-  CHECK_THROWS_WITH(Enforce(info2, job),
-                    "spec.runtimeRef: envInjection target podSet \"missing-job\" container \"preflight-check\" not "
-                    "found in runtime template");
-}
-
-TEST_CASE("Torch: torchtune gets no master env and its command is completed") {
-  MLPolicy ml = TorchMLPolicy();
-  Info info = NewInfo(&ml, 1);
-  TrainerSpec trainer = WithRequests("{cpu: \"8\", example.com/gpu: \"4\"}");
-  trainer.command = std::vector<std::string>{"tune", "run"};
-  TrainJob job = NewTrainJob("test-job", trainer);
-  job.spec.runtime_ref.name = "torchtune-llama3.3-70b";
-  Enforce(info, job);
-  CHECK(NodeContainer(info).env == PetEnv("test-job", "1", "auto", false));
-  CHECK(NodeContainer(info).ports == kTrainerPorts);
-  CHECK(*job.spec.trainer->command ==
-        std::vector<std::string>{"tune", "run", "--rdzv_endpoint=test-job-node-0-0.test-job:29500",
-                                 "full_finetune_distributed", "--config", "llama3_3/70B_full"});
-}
-
-TEST_CASE("Torch sets the TrainJob image on the trainer node container, unless legacy") {
-  MLPolicy ml = TorchMLPolicy();
-  for (bool legacy : {false, true}) {
-    CAPTURE(legacy);
-    Info info = NewInfo(&ml, 1);
-    NodeContainer(info);
-    info.template_spec.pod_sets[0].containers[0].image = Tree::String("runtime:image");
-    TrainJob job = NewTrainJob("test-job", TrainerSpec{.image = "trainjob:image"});
-    Enforce(info, job, legacy);
-    CHECK(NodeContainer(info).image.text() == (legacy ? "runtime:image" : "trainjob:image"));
+// As upstream's TestTorch: each row's Info is one trainer PodSet `node` of `runtime_count` pods with
+// the row's containers (and a `worker` PodSet when asked); the row says what the PodSet count and
+// the listed containers hold after EnforceMLPolicy, or the error it throws.
+TEST_CASE("Torch EnforceMLPolicy") {
+  struct Case {
+    const char* name;
+    Policy policy = Policy::kTorch;
+    Targets targets;
+    std::int32_t runtime_count = 1;
+    std::vector<std::string> runtime_containers = {"node"};
+    std::vector<std::string> runtime_init_containers;
+    bool worker = false;  // a second PodSet `worker`
+    Tree runtime_spec;    // the JobSet spec
+    const char* runtime_image = nullptr;
+    TrainJob job;
+    bool legacy_image = false;
+    std::int32_t count = 1;
+    std::vector<ContainerWant> containers;
+    const char* image = nullptr;  // of the node container; none when null
+    std::optional<std::vector<std::string>> command;
+    const char* error = nullptr;
+  };
+  const Case cases[] = {
+      {.name = "no action when mlPolicySource torch is null",
+       .policy = Policy::kEmpty,
+       .job = NewTrainJob("trainJob", TrainerSpec{.num_nodes = 2}),
+       .containers = {Node({}, {})}},
+      {.name = "trainJob numNodes is respected rather than mlPolicy one",
+       .job = NewTrainJob("trainJob", TrainerSpec{.num_nodes = 2}),
+       .count = 2,
+       .containers = {Node(PetEnv("trainJob", "2", "1"))}},
+      // nproc_per_node=auto becomes the CPU count without GPUs.
+      {.name = "nproc_per_node=auto with CPU limit",
+       .job = NewTrainJob("test-job", WithRequests("{cpu: \"4\"}")),
+       .containers = {Node(PetEnv("test-job", "1", "4"))},
+       .image = "test:image"},
+      {.name = "nproc_per_node=auto with no CPU resources",
+       .job = NewTrainJob("test-job", TrainerSpec{.image = "test:image"}),
+       .containers = {Node(PetEnv("test-job", "1", "1"))},
+       .image = "test:image"},
+      {.name = "nproc_per_node=auto with low CPU limit",
+       .job = NewTrainJob("test-job", WithRequests("{cpu: \"2\"}")),
+       .containers = {Node(PetEnv("test-job", "1", "2"))},
+       .image = "test:image"},
+      {.name = "nproc_per_node=auto with millicore CPU limit",
+       .job = NewTrainJob("test-job", WithRequests("{cpu: \"2.5\"}")),
+       .containers = {Node(PetEnv("test-job", "1", "3"))},
+       .image = "test:image"},
+      {.name = "nproc_per_node=auto with fractional CPU (0.7)",
+       .job = NewTrainJob("test-job", WithRequests("{cpu: \"0.7\"}")),
+       .containers = {Node(PetEnv("test-job", "1", "1"))},
+       .image = "test:image"},
+      {.name = "nproc_per_node=auto with millicore format",
+       .job = NewTrainJob("test-job", WithRequests("{cpu: 2500m}")),
+       .containers = {Node(PetEnv("test-job", "1", "3"))},
+       .image = "test:image"},
+      {.name = "nproc_per_node=auto with fractional CPU (3.7)",
+       .job = NewTrainJob("test-job", WithRequests("{cpu: \"3.7\"}")),
+       .containers = {Node(PetEnv("test-job", "1", "4"))},
+       .image = "test:image"},
+      // nproc_per_node=auto stays with GPUs.
+      {.name = "nproc_per_node=auto with GPUs",
+       .job = NewTrainJob("test-job", WithRequests("{example.com/gpu: \"2\"}")),
+       .containers = {Node(PetEnv("test-job", "1", "auto"))},
+       .image = "test:image"},
+      {.name = "nproc_per_node=auto with mixed CPU and GPU",
+       .job = NewTrainJob("test-job", WithRequests("{cpu: \"6\", example.com/gpu: \"2\"}")),
+       .containers = {Node(PetEnv("test-job", "1", "auto"))},
+       .image = "test:image"},
+      {.name = "nproc_per_node from the TrainJob is kept",
+       .job = NewTrainJob("test-job", With(WithRequests("{cpu: \"8\"}"), std::nullopt, 3)),
+       .containers = {Node(PetEnv("test-job", "1", "3"))},
+       .image = "test:image"},
+      {.name = "the runtime's node resources count when the TrainJob sets none",
+       .runtime_spec = Yaml("replicatedJobs:\n- name: node\n  template: {spec: {template: {spec: {containers: [{name: "
+                            "node, resources: {requests: {cpu: \"5\"}}}]}}}}\n"),
+       .job = NewTrainJob("test-job", TrainerSpec{}),
+       .containers = {Node(PetEnv("test-job", "1", "5"))}},
+      {.name = "multi-node GPU training keeps auto and uses the TrainJob numNodes",
+       .runtime_count = 2,
+       .job = NewTrainJob("gpu-job", With(WithRequests("{cpu: \"8\", memory: 16Gi, example.com/gpu: \"4\"}"), 4)),
+       .count = 4,
+       .containers = {Node(PetEnv("gpu-job", "4", "auto"))},
+       .image = "test:image"},
+      {.name = "the TrainJob env comes before the PET env",
+       .job = NewTrainJob("env-job", WithEnv("[{name: FIRST, value: \"1\"}]")),
+       .containers = {Node(
+           testing::Concat(Yaml("[{name: FIRST, value: \"1\"}]").items(), PetEnv("env-job", "1", "1")))}},
+      {.name = "no trainer env without spec.trainer, but envInjection targets still get it",
+       .targets = std::vector<EnvInjectionTarget>{{"node", {"preflight-check"}}},
+       .runtime_count = 2,
+       .runtime_init_containers = {"preflight-check"},
+       .job = NewTrainJob("test-job", std::nullopt),
+       .count = 2,
+       .containers = {Node({}, {}), {kNode, "preflight-check", PetEnv("test-job", "2", "1"), {}}}},
+      {.name = "envInjection reaches init containers, sidecars and other Jobs",
+       .targets = std::vector<EnvInjectionTarget>{{"node", {"sidecar", "nccl-check"}}, {"worker", {"worker-check"}}},
+       .runtime_count = 2,
+       .runtime_containers = {"sidecar", "node"},
+       .runtime_init_containers = {"nccl-check"},
+       .worker = true,
+       .job = NewTrainJob("test-job", TrainerSpec{}),
+       .count = 2,
+       .containers = {{kNode, "sidecar", PetEnv("test-job", "2", "1"), {}},
+                      {kNode, "nccl-check", PetEnv("test-job", "2", "1"), {}},
+                      Node(PetEnv("test-job", "2", "1")),
+                      {"worker", "worker-check", PetEnv("test-job", "2", "1"), {}},
+                      {"worker", "worker", {}, {}}}},
+      {.name = "envInjection with a missing container is an error",
+       .targets = std::vector<EnvInjectionTarget>{{"node", {"non-existent-container"}}},
+       .runtime_init_containers = {"preflight-check"},
+       .job = NewTrainJob("test-job", TrainerSpec{}),
+       .error = "spec.runtimeRef: envInjection target podSet \"node\" container \"non-existent-container\" not found "
+                "in runtime template"},
+      {.name = "envInjection with a missing Job is an error",
+       .targets = std::vector<EnvInjectionTarget>{{"missing-job", {"preflight-check"}}},
+       .job = NewTrainJob("test-job", TrainerSpec{}),
+       .error = "spec.runtimeRef: envInjection target podSet \"missing-job\" container \"preflight-check\" not found "
+                "in runtime template"},
+      {.name = "torchtune gets no master env and its command is completed",
+       .job =
+           NewTrainJob("test-job", WithCommand(WithRequests("{cpu: \"8\", example.com/gpu: \"4\"}"), {"tune", "run"}),
+                       "torchtune-llama3.3-70b"),
+       .containers = {Node(PetEnv("test-job", "1", "auto", false))},
+       .image = "test:image",
+       .command = std::vector<std::string>{"tune", "run", "--rdzv_endpoint=test-job-node-0-0.test-job:29500",
+                                           "full_finetune_distributed", "--config", "llama3_3/70B_full"}},
+      {.name = "sets the TrainJob image on the trainer node container",
+       .runtime_image = "runtime:image",
+       .job = NewTrainJob("test-job", TrainerSpec{.image = "trainjob:image"}),
+       .containers = {Node(PetEnv("test-job", "1", "1"))},
+       .image = "trainjob:image"},
+      {.name = "keeps the runtime's image under the legacy image rule",
+       .runtime_image = "runtime:image",
+       .job = NewTrainJob("test-job", TrainerSpec{.image = "trainjob:image"}),
+       .legacy_image = true,
+       .containers = {Node(PetEnv("test-job", "1", "1"))},
+       .image = "runtime:image"},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      MLPolicy ml = PolicyOf(c.policy, c.targets);
+      Info info = NewInfo(&ml, c.runtime_count, c.runtime_containers, c.runtime_init_containers);
+      if (c.worker) info.template_spec.pod_sets.push_back(WorkerPodSet());
+      info.template_spec.obj_apply = c.runtime_spec;
+      if (c.runtime_image) info.FindContainerByPodSetName(kNode, kNode)->image = Tree::String(c.runtime_image);
+      TrainJob job = c.job;
+      auto plugin = New(c.legacy_image);
+      auto enforce = [&] { dynamic_cast<EnforceMLPolicyPlugin&>(*plugin).EnforceMLPolicy(info, job); };
+      if (c.error) {
+        CHECK_THROWS_WITH(enforce(), c.error);
+      } else {
+        enforce();
+        CHECK(info.template_spec.pod_sets[0].count == c.count);
+        for (const ContainerWant& want : c.containers) {
+          const std::string container_name = std::string(want.pod_set) + "/" + want.container;
+          CAPTURE(container_name);
+          const Container* container = info.FindContainerByPodSetName(want.pod_set, want.container);
+          REQUIRE(container != nullptr);
+          CHECK(container->env == want.env);
+          CHECK(container->ports == want.ports);
+        }
+        CHECK(info.FindContainerByPodSetName(kNode, kNode)->image == (c.image ? Tree::String(c.image) : Tree()));
+        if (c.command) CHECK(job.spec.trainer->command == c.command);
+      }
+    }
   }
 }
 
 // --- Validate ----------------------------------------------------------------------------------
 
-TEST_CASE("Torch Validate: no action when info is nil or has no Torch policy") {
-  TrainJob job = NewTrainJob("test", TrainerSpec{.env = Yaml("[{name: PET_NNODES, value: x}]").items()});
-  CHECK(Validate(nullptr, job).empty());
-  Info no_policy;
-  CHECK(Validate(&no_policy, job).empty());
-  MLPolicy ml;
-  Info no_torch = NewInfo(&ml, 1);
-  CHECK(Validate(&no_torch, job).empty());
-}
-
-TEST_CASE("Torch Validate: envInjection target container does not exist") {
-  MLPolicy ml = TorchMLPolicy(std::vector<EnvInjectionTarget>{{"node", {"missing-container"}}});
-  Info info = NewInfo(&ml, 1);
-  CHECK(Validate(&info, NewTrainJob("test", std::nullopt)) ==
-        std::vector<std::string>{"spec.runtimeRef: envInjection target podSet \"node\" container \"missing-container\" "
-                                 "not found in runtime template"});
-}
-
-TEST_CASE("Torch Validate: valid environment variable present") {
-  MLPolicy ml = TorchMLPolicy();
-  Info info = NewInfo(&ml, 1);
-  CHECK(Validate(&info, NewTrainJob("test", TrainerSpec{.env = Yaml("[{name: test, value: value}, {name: test2, "
-                                                                    "value: value}]")
-                                                                   .items()}))
-            .empty());
-}
-
-TEST_CASE("Torch Validate: reserved environment variable present") {
-  MLPolicy ml = TorchMLPolicy();
-  Info info = NewInfo(&ml, 1);
-  CHECK(Validate(&info, NewTrainJob("test", TrainerSpec{.env = Yaml("[{name: test, value: value}, {name: "
-                                                                    "PET_NPROC_PER_NODE, value: value}]")
-                                                                   .items()})) ==
-        std::vector<std::string>{"spec.trainer.env: must not have reserved envs, invalid envs configured: "
-                                 "[PET_NPROC_PER_NODE]"});
-  // One error for all of them, each name once, sorted.
-  CHECK(Validate(&info, NewTrainJob("test", TrainerSpec{.env = Yaml("[{name: PET_NODE_RANK}, {name: PET_MASTER_PORT}, "
-                                                                    "{name: PET_NODE_RANK}]")
-                                                                   .items()})) ==
-        std::vector<std::string>{"spec.trainer.env: must not have reserved envs, invalid envs configured: "
-                                 "[PET_MASTER_PORT PET_NODE_RANK]"});
-}
-
-namespace {
-
-std::vector<std::string> ValidateTorchTune(const std::string& runtime, std::int32_t nodes,
-                                           std::vector<std::string> args, const std::string& requests = "{}") {
-  MLPolicy ml = TorchMLPolicy();
-  Info info = NewInfo(&ml, 1);
-  TrainerSpec trainer = WithRequests(requests);
-  trainer.num_nodes = nodes;
-  trainer.command = std::vector<std::string>{"tune", "run"};
-  if (!args.empty()) trainer.args = std::move(args);
-  TrainJob job = NewTrainJob("test", trainer);
-  job.spec.runtime_ref.name = runtime;
-  return Validate(&info, job);
-}
-
-const std::vector<std::string> kLoRA = {"model.lora_attn_modules=[q_proj, v_proj, output_proj]"};
-const std::vector<std::string> kQLoRA = {"model.lora_attn_modules=[q_proj, v_proj, output_proj]",
-                                         "model.quantize_base=True"};
-
-}  // namespace
-
-TEST_CASE("Torch Validate: unsupported pretrained model") {
-  CHECK(ValidateTorchTune("torchtune-llama3.1-70b", 1, {}) ==
-        std::vector<std::string>{"spec.runtimeRef.name: must have a supported pretrained model, invalid model "
-                                 "configured: llama3_1/70B"});
-}
-
-TEST_CASE("Torch Validate: multi-node mode is only enabled for Llama-3.3-70b") {
-  CHECK(ValidateTorchTune("torchtune-llama3.2-3b", 2, {}) ==
-        std::vector<std::string>{"spec.trainer.numNodes: must be 1 for llama3_2/3B model"});
-}
-
-TEST_CASE("Torch Validate: qlora is not supported for qwen in torchtune") {
-  CHECK(ValidateTorchTune("torchtune-qwen2.5-1.5b", 1, kQLoRA) ==
-        std::vector<std::string>{"spec.runtimeRef.name: QLoRA is not supported for qwen2_5/1.5B model"});
-}
-
-TEST_CASE("Torch Validate: muti-devices qlora is not supported for llama3.2-1b in torchtune") {
-  CHECK(
-      ValidateTorchTune("torchtune-llama3.2-1b", 1, kQLoRA, "{example.com/gpu: \"2\"}") ==
-      std::vector<std::string>{
-          "spec.trainer.numProcPerNode: must be auto or 1 for llama3_2/1B model when using QLoRA",
-          "spec.trainer.resourcesPerNode: must have gpu resource with value 1 for llama3_2/1B model when using QLoRA"});
-  // One GPU selects the single-device QLoRA config, which is allowed.
-  CHECK(ValidateTorchTune("torchtune-llama3.2-1b", 1, kQLoRA, "{example.com/gpu: \"1\"}").empty());
-}
-
-TEST_CASE("Torch Validate: lora is not supported for multi-node training in torchtune") {
-  CHECK(ValidateTorchTune("torchtune-llama3.3-70b", 2, kLoRA) ==
-        std::vector<std::string>{
-            "spec.trainer.numNodes: LoRA fine-tuning is not supported for multi-node training in TorchTune"});
-}
-
-TEST_CASE("Torch Validate: lora is supported for single-node training in torchtune") {
-  CHECK(ValidateTorchTune("torchtune-llama3.3-70b", 1, kLoRA).empty());
-}
-
-TEST_CASE("Torch Validate: immutable runtime configs must not be set in trainer args") {
-  CHECK(ValidateTorchTune("torchtune-llama3.2-1b", 1, {"output_dir=custom-output", "tokenizer.path=/some/path"}) ==
-        std::vector<std::string>{
-            "spec.trainer.args[0]: must not set immutable config \"output_dir\" in trainer args; it is managed by the "
-            "runtime",
-            "spec.trainer.args[1]: must not set immutable config \"tokenizer.path\" in trainer args; it is managed by "
-            "the runtime"});
-}
-
-TEST_CASE("Torch Validate: torchtune rules apply only to exactly `tune run`") {
-  MLPolicy ml = TorchMLPolicy();
-  Info info = NewInfo(&ml, 1);
-  TrainerSpec trainer;
-  trainer.command = std::vector<std::string>{"tune", "run", "x"};
-  trainer.args = std::vector<std::string>{"output_dir=/x"};
-  TrainJob job = NewTrainJob("test", trainer);
-  job.spec.runtime_ref.name = "unsupported";
-  CHECK(Validate(&info, job).empty());
+// As upstream's TestValidate: each row's Info, when there is one, has one trainer PodSet `node`.
+TEST_CASE("Torch Validate") {
+  struct Case {
+    const char* name;
+    Policy policy = Policy::kTorch;
+    Targets targets;
+    TrainJob job;
+    std::vector<std::string> want;
+  };
+  const TrainJob reserved = NewTrainJob("test", WithEnv("[{name: PET_NNODES, value: x}]"));
+  const Case cases[] = {
+      {.name = "no action when info is nil", .policy = Policy::kNilInfo, .job = reserved},
+      {.name = "no action when info has no MLPolicy", .policy = Policy::kNone, .job = reserved},
+      {.name = "no action when info has no Torch policy", .policy = Policy::kEmpty, .job = reserved},
+      {.name = "envInjection target container does not exist",
+       .targets = std::vector<EnvInjectionTarget>{{"node", {"missing-container"}}},
+       .job = NewTrainJob("test", std::nullopt),
+       .want = {"spec.runtimeRef: envInjection target podSet \"node\" container \"missing-container\" not found in "
+                "runtime template"}},
+      {.name = "valid environment variable present",
+       .job = NewTrainJob("test", WithEnv("[{name: test, value: value}, {name: test2, value: value}]"))},
+      {.name = "reserved environment variable present",
+       .job = NewTrainJob("test", WithEnv("[{name: test, value: value}, {name: PET_NPROC_PER_NODE, value: value}]")),
+       .want = {"spec.trainer.env: must not have reserved envs, invalid envs configured: [PET_NPROC_PER_NODE]"}},
+      {.name = "reserved environment variables in one error, each name once, sorted",
+       .job = NewTrainJob("test", WithEnv("[{name: PET_NODE_RANK}, {name: PET_MASTER_PORT}, {name: PET_NODE_RANK}]")),
+       .want = {"spec.trainer.env: must not have reserved envs, invalid envs configured: [PET_MASTER_PORT "
+                "PET_NODE_RANK]"}},
+      {.name = "unsupported pretrained model",
+       .job = TorchTuneJob("torchtune-llama3.1-70b", 1, {}),
+       .want = {"spec.runtimeRef.name: must have a supported pretrained model, invalid model configured: "
+                "llama3_1/70B"}},
+      {.name = "multi-node mode is only enabled for Llama-3.3-70b",
+       .job = TorchTuneJob("torchtune-llama3.2-3b", 2, {}),
+       .want = {"spec.trainer.numNodes: must be 1 for llama3_2/3B model"}},
+      {.name = "qlora is not supported for qwen in torchtune",
+       .job = TorchTuneJob("torchtune-qwen2.5-1.5b", 1, kQLoRA),
+       .want = {"spec.runtimeRef.name: QLoRA is not supported for qwen2_5/1.5B model"}},
+      {.name = "muti-devices qlora is not supported for llama3.2-1b in torchtune",
+       .job = TorchTuneJob("torchtune-llama3.2-1b", 1, kQLoRA, "{example.com/gpu: \"2\"}"),
+       .want = {"spec.trainer.numProcPerNode: must be auto or 1 for llama3_2/1B model when using QLoRA",
+                "spec.trainer.resourcesPerNode: must have gpu resource with value 1 for llama3_2/1B model when using "
+                "QLoRA"}},
+      // One GPU selects the single-device QLoRA config, which is allowed.
+      {.name = "single-device qlora is supported for llama3.2-1b in torchtune",
+       .job = TorchTuneJob("torchtune-llama3.2-1b", 1, kQLoRA, "{example.com/gpu: \"1\"}")},
+      {.name = "lora is not supported for multi-node training in torchtune",
+       .job = TorchTuneJob("torchtune-llama3.3-70b", 2, kLoRA),
+       .want = {"spec.trainer.numNodes: LoRA fine-tuning is not supported for multi-node training in TorchTune"}},
+      {.name = "lora is supported for single-node training in torchtune",
+       .job = TorchTuneJob("torchtune-llama3.3-70b", 1, kLoRA)},
+      {.name = "immutable runtime configs must not be set in trainer args",
+       .job = TorchTuneJob("torchtune-llama3.2-1b", 1, {"output_dir=custom-output", "tokenizer.path=/some/path"}),
+       .want = {"spec.trainer.args[0]: must not set immutable config \"output_dir\" in trainer args; it is managed by "
+                "the runtime",
+                "spec.trainer.args[1]: must not set immutable config \"tokenizer.path\" in trainer args; it is managed "
+                "by the runtime"}},
+      {.name = "torchtune rules apply only to exactly `tune run`",
+       .job = NewTrainJob("test", WithCommand(TrainerSpec{}, {"tune", "run", "x"}, {"output_dir=/x"}), "unsupported")},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      MLPolicy ml = PolicyOf(c.policy, c.targets);
+      Info info = c.policy == Policy::kNone ? Info{} : NewInfo(&ml, 1);
+      CHECK(testing::ValidationErrors(*New(), c.policy == Policy::kNilInfo ? nullptr : &info, c.job) == c.want);
+    }
+  }
 }
 
 }  // namespace trainer

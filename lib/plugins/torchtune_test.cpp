@@ -46,32 +46,59 @@ Info InfoWithCommand(const std::string& ancestor, const std::string& container) 
 }  // namespace
 
 TEST_CASE("GetModelFromRuntimeRef normalizes three-part runtime names") {
-  using plugins::GetModelFromRuntimeRef;
-  CHECK(GetModelFromRuntimeRef("torchtune-llama3.2-1b") == "llama3_2/1B");    // llama3.2 1B is normalized
-  CHECK(GetModelFromRuntimeRef("torchtune-qwen2.5-1.5b") == "qwen2_5/1.5B");  // qwen2.5 1.5B is normalized
-  CHECK(GetModelFromRuntimeRef("torchtune-llama3.2").empty());                // fewer than three parts
-  CHECK(GetModelFromRuntimeRef("torchtune-llama3.2-1b-extra").empty());       // more than three parts
-  CHECK(GetModelFromRuntimeRef("").empty());                                  // empty name
-  CHECK(GetModelFromRuntimeRef("a--b") == "/B");                              // empty parts still count
+  struct Case {
+    const char* name;
+    const char* runtime;
+    const char* want;
+  };
+  const Case cases[] = {
+      {"llama3.2 1B is normalized", "torchtune-llama3.2-1b", "llama3_2/1B"},
+      {"qwen2.5 1.5B is normalized", "torchtune-qwen2.5-1.5b", "qwen2_5/1.5B"},
+      {"fewer than three parts", "torchtune-llama3.2", ""},
+      {"more than three parts", "torchtune-llama3.2-1b-extra", ""},
+      {"empty name", "", ""},
+      {"empty parts still count", "a--b", "/B"},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) { CHECK(plugins::GetModelFromRuntimeRef(c.runtime) == c.want); }
+  }
 }
 
 TEST_CASE("IsLoraConfigEnabled looks for model.lora_attn_modules in any arg") {
-  using plugins::IsLoraConfigEnabled;
-  CHECK(IsLoraConfigEnabled({"batch_size=32", "model.lora_attn_modules=['q_proj','v_proj']"}));
-  CHECK_FALSE(IsLoraConfigEnabled({"batch_size=32", "epochs=10"}));
-  CHECK_FALSE(IsLoraConfigEnabled({}));
+  struct Case {
+    const char* name;
+    std::vector<std::string> args;
+    bool want;
+  };
+  const Case cases[] = {
+      {"lora_attn_modules set", {"batch_size=32", "model.lora_attn_modules=['q_proj','v_proj']"}, true},
+      {"other args only", {"batch_size=32", "epochs=10"}, false},
+      {"empty args", {}, false},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) { CHECK(plugins::IsLoraConfigEnabled(c.args) == c.want); }
+  }
 }
 
 TEST_CASE("IsUseQLoraFinetune needs quantize_base true and DoRA off") {
-  using plugins::IsUseQLoraFinetune;
-  CHECK(IsUseQLoraFinetune({"model.quantize_base=True"}));                               // quantize base enabled
-  CHECK_FALSE(IsUseQLoraFinetune({"model.quantize_base=False"}));                        // explicitly disabled
-  CHECK_FALSE(IsUseQLoraFinetune({"model.quantize_base=True", "model.use_dora=True"}));  // dora short-circuits
-  CHECK(IsUseQLoraFinetune({"model.quantize_base=True", "model.use_dora=False"}));       // dora disabled
-  CHECK_FALSE(IsUseQLoraFinetune({"batch_size=32"}));                                    // neither
-  CHECK_FALSE(IsUseQLoraFinetune({}));                                                   // empty args
-  CHECK(IsUseQLoraFinetune({"model.quantize_base= tRuE "}));                             // case and spaces ignored
-  CHECK_FALSE(IsUseQLoraFinetune({"model.quantize_base"}));                              // no value
+  struct Case {
+    const char* name;
+    std::vector<std::string> args;
+    bool want;
+  };
+  const Case cases[] = {
+      {"quantize base enabled", {"model.quantize_base=True"}, true},
+      {"explicitly disabled", {"model.quantize_base=False"}, false},
+      {"dora short-circuits", {"model.quantize_base=True", "model.use_dora=True"}, false},
+      {"dora disabled", {"model.quantize_base=True", "model.use_dora=False"}, true},
+      {"neither", {"batch_size=32"}, false},
+      {"empty args", {}, false},
+      {"case and spaces ignored", {"model.quantize_base= tRuE "}, true},
+      {"no value", {"model.quantize_base"}, false},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) { CHECK(plugins::IsUseQLoraFinetune(c.args) == c.want); }
+  }
 }
 
 TEST_CASE("GetRecipeAndConfig picks the recipe from nodes, processes, GPUs and LoRA args") {
@@ -107,44 +134,101 @@ TEST_CASE("GetRecipeAndConfig picks the recipe from nodes, processes, GPUs and L
       {"no GPU and auto is distributed", 1, kAuto, 0, {}, "full_finetune_distributed", "_full"},
   };
   for (const Case& c : cases) {
-    CAPTURE(c.name);
-    auto [recipe, config] =
-        plugins::GetRecipeAndConfig(c.nodes, c.procs, c.gpus, TorchTuneJob("torchtune-llama3.2-1b", c.args));
-    CHECK(recipe == c.recipe);
-    CHECK(config == model + c.suffix);
+    SUBCASE(c.name) {
+      auto [recipe, config] =
+          plugins::GetRecipeAndConfig(c.nodes, c.procs, c.gpus, TorchTuneJob("torchtune-llama3.2-1b", c.args));
+      CHECK(recipe == c.recipe);
+      CHECK(config == model + c.suffix);
+    }
   }
 }
 
 TEST_CASE("ExtractOverridesFromRuntime keeps only the immutable settings of trainer node containers") {
-  using plugins::ExtractOverridesFromRuntime;
-  const std::vector<std::string> want = {"output_dir=/out", "tokenizer.path=/tok"};
-  CHECK(ExtractOverridesFromRuntime(Info{}).empty());                                 // no jobset template
-  CHECK(ExtractOverridesFromRuntime(InfoWithCommand("trainer", "node")) == want);     // trainer node container
-  CHECK(ExtractOverridesFromRuntime(InfoWithCommand("other", "node")).empty());       // other ancestor
-  CHECK(ExtractOverridesFromRuntime(InfoWithCommand("trainer", "sidecar")).empty());  // other container
+  struct Case {
+    const char* name;
+    Info info;
+    std::vector<std::string> want;
+  };
+  const Case cases[] = {
+      {"no jobset template", Info{}, {}},
+      {"trainer node container", InfoWithCommand("trainer", "node"), {"output_dir=/out", "tokenizer.path=/tok"}},
+      {"other ancestor", InfoWithCommand("other", "node"), {}},
+      {"other container", InfoWithCommand("trainer", "sidecar"), {}},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) { CHECK(plugins::ExtractOverridesFromRuntime(c.info) == c.want); }
+  }
 }
 
+// A TrainJob `tune` on torchtune-llama3.2-1b, whose runtime's trainer node container sets the two
+// immutable configs.
 TEST_CASE("TorchTuneCommandArgs adds the rendezvous endpoint only when several processes train") {
-  Info info = InfoWithCommand("trainer", "node");
-  TrainJob job = TorchTuneJob("torchtune-llama3.2-1b", {});
-  job.metadata.name = "tune";
+  struct Case {
+    const char* name;
+    std::int32_t nodes;
+    ProcsPerNode procs;
+    int gpus;
+    std::vector<std::string> want;
+  };
   const std::string endpoint = "--rdzv_endpoint=tune-node-0-0.tune:29500";
-  CHECK(plugins::TorchTuneCommandArgs(info, job, 1, kAuto, 1) ==
-        std::vector<std::string>{"full_finetune_single_device", "--config", "llama3_2/1B_full_single_device",
-                                 "output_dir=/out", "tokenizer.path=/tok"});
-  CHECK(plugins::TorchTuneCommandArgs(info, job, 1, kAuto, 2).front() == endpoint);
-  CHECK(plugins::TorchTuneCommandArgs(info, job, 2, Procs(1), 0).front() == endpoint);
-  CHECK(plugins::TorchTuneCommandArgs(info, job, 1, Procs(3), 0).front() == endpoint);
-  // A number of processes is taken as it is, whatever the GPUs say.
-  CHECK(plugins::TorchTuneCommandArgs(info, job, 1, Procs(1), 8).front() == "full_finetune_single_device");
+  const Case cases[] = {
+      {"one node of one GPU",
+       1,
+       kAuto,
+       1,
+       {"full_finetune_single_device", "--config", "llama3_2/1B_full_single_device", "output_dir=/out",
+        "tokenizer.path=/tok"}},
+      {"one node of two GPUs",
+       1,
+       kAuto,
+       2,
+       {endpoint, "full_finetune_distributed", "--config", "llama3_2/1B_full", "output_dir=/out",
+        "tokenizer.path=/tok"}},
+      {"two nodes of one process",
+       2,
+       Procs(1),
+       0,
+       {endpoint, "full_finetune_distributed", "--config", "llama3_2/1B_full_multinode", "output_dir=/out",
+        "tokenizer.path=/tok"}},
+      {"one node of three processes",
+       1,
+       Procs(3),
+       0,
+       {endpoint, "full_finetune_distributed", "--config", "llama3_2/1B_full", "output_dir=/out",
+        "tokenizer.path=/tok"}},
+      // A number of processes is taken as it is, whatever the GPUs say.
+      {"one process on eight GPUs",
+       1,
+       Procs(1),
+       8,
+       {"full_finetune_single_device", "--config", "llama3_2/1B_full_single_device", "output_dir=/out",
+        "tokenizer.path=/tok"}},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      Info info = InfoWithCommand("trainer", "node");
+      TrainJob job = TorchTuneJob("torchtune-llama3.2-1b", {});
+      job.metadata.name = "tune";
+      CHECK(plugins::TorchTuneCommandArgs(info, job, c.nodes, c.procs, c.gpus) == c.want);
+    }
+  }
 }
 
 TEST_CASE("IsTorchTuneEntrypoint matches exactly tune run") {
-  using plugins::IsTorchTuneEntrypoint;
-  CHECK(IsTorchTuneEntrypoint(std::vector<std::string>{"tune", "run"}));
-  CHECK_FALSE(IsTorchTuneEntrypoint(std::vector<std::string>{"tune", "run", "x"}));
-  CHECK_FALSE(IsTorchTuneEntrypoint(std::vector<std::string>{"tune"}));
-  CHECK_FALSE(IsTorchTuneEntrypoint(std::nullopt));
+  struct Case {
+    const char* name;
+    std::optional<std::vector<std::string>> command;
+    bool want;
+  };
+  const Case cases[] = {
+      {"tune run", std::vector<std::string>{"tune", "run"}, true},
+      {"tune run and more", std::vector<std::string>{"tune", "run", "x"}, false},
+      {"tune alone", std::vector<std::string>{"tune"}, false},
+      {"no command", std::nullopt, false},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) { CHECK(plugins::IsTorchTuneEntrypoint(c.command) == c.want); }
+  }
 }
 
 }  // namespace trainer

@@ -13,17 +13,25 @@ using testing::Requests;
 using testing::Text;
 using testing::Yaml;
 
-PodGroupPolicy Volcano(std::optional<NetworkTopology> topology = std::nullopt) {
-  PodGroupPolicy policy;
-  policy.volcano = VolcanoPolicy{std::move(topology)};
-  return policy;
+// The runtime's PodGroup policy in a row: no Info at all, none, coscheduling, or Volcano with or
+// without a network topology.
+enum class Policy { kNilInfo, kNone, kCoscheduling, kVolcano, kVolcanoHardTier1 };
+
+PodGroupPolicy PolicyOf(Policy policy) {
+  PodGroupPolicy out;
+  if (policy == Policy::kCoscheduling) out.coscheduling = CoschedulingPolicy{60};
+  if (policy == Policy::kVolcano) out.volcano = VolcanoPolicy{};
+  if (policy == Policy::kVolcanoHardTier1) out.volcano = VolcanoPolicy{NetworkTopology{"hard", 1}};
+  return out;
 }
 
-TrainJob NewTrainJob(std::string name, std::string namespace_ = "", std::string uid = "") {
+TrainJob NewTrainJob(std::string name, std::string namespace_ = "", std::string uid = "",
+                     std::optional<bool> suspend = std::nullopt) {
   TrainJob job;
   job.metadata.name = std::move(name);
   job.metadata.namespace_ = std::move(namespace_);
   job.metadata.uid = std::move(uid);
+  job.spec.suspend = suspend;
   return job;
 }
 
@@ -46,21 +54,6 @@ replicatedJobs:
   return info;
 }
 
-std::vector<Tree> Run(Info& info, const TrainJob& job) {
-  auto plugin = plugins::NewVolcano(RenderOptions{});
-  dynamic_cast<EnforcePodGroupPolicyPlugin&>(*plugin).EnforcePodGroupPolicy(info, job);
-  std::vector<Tree> objects;
-  dynamic_cast<ComponentBuilderPlugin&>(*plugin).Build(info, job, objects);
-  return objects;
-}
-
-Diagnostics Validate(const Info* info, const TrainJob& job) {
-  auto plugin = plugins::NewVolcano(RenderOptions{});
-  Diagnostics errors;
-  dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(info, nullptr, job, errors);
-  return errors;
-}
-
 // A JobSet spec whose replicatedJobs have these priority classes ("" for none).
 Tree WithPriorityClasses(std::initializer_list<const char*> names) {
   Tree spec = Tree::Map();
@@ -75,158 +68,143 @@ Tree WithPriorityClasses(std::initializer_list<const char*> names) {
   return spec;
 }
 
+// The Volcano PodGroup of TrainJob `name`, with `spec`. The apply configuration prints minMember
+// and minResources even when zero or empty (upstream's test compares typed objects, where both are
+// omitted), and the namespace and uid it was given, even empty.
+std::string PodGroup(const std::string& name, const std::string& namespace_, const std::string& uid,
+                     const std::string& spec) {
+  return Text(
+      Yaml("apiVersion: scheduling.volcano.sh/v1beta1\n"
+           "kind: PodGroup\n"
+           "metadata:\n"
+           "  name: " +
+           name + "\n  namespace: \"" + namespace_ +
+           "\"\n"
+           "  ownerReferences:\n"
+           "  - apiVersion: trainer.kubeflow.org/v1alpha1\n"
+           "    kind: TrainJob\n"
+           "    name: " +
+           name + "\n    uid: \"" + uid +
+           "\"\n"
+           "    controller: true\n"
+           "    blockOwnerDeletion: true\n"
+           "spec:\n" +
+           spec));
+}
+
+const StringMap kQueueQ1 = {{"scheduling.volcano.sh/queue-name", "q1"}};
+const StringMap kEmptyQueue = {{"scheduling.volcano.sh/queue-name", ""}};
+
 }  // namespace
 
-// Upstream's "Test nil info" has no C++ counterpart: Info is a reference here.
-
-TEST_CASE("Volcano: no action when podGroupPolicy is nil or coscheduling") {
-  PodGroupPolicy coscheduling;
-  coscheduling.coscheduling = CoschedulingPolicy{60};
-  for (const PodGroupPolicy* policy : std::initializer_list<const PodGroupPolicy*>{nullptr, &coscheduling}) {
-    Info info = BaseInfo(policy);
-    CHECK(Run(info, NewTrainJob("test-trainjob")).empty());
-    CHECK(!info.scheduler.pod_annotations);
+// As upstream's TestVolcano, EnforcePodGroupPolicy then Build. Upstream's "Test nil info" has no
+// C++ counterpart: Info is a reference here. Its "PodGroup exists and trainjob not suspended" and
+// "Error when getting existing PodGroup" need a cluster, so offline the PodGroup is always built.
+TEST_CASE("Volcano EnforcePodGroupPolicy and Build") {
+  struct Case {
+    const char* name;
+    Policy policy = Policy::kVolcano;
+    bool base = false;  // BaseInfo's PodSets and JobSet spec, else none
+    StringMap annotations;
+    Tree runtime_spec;  // the JobSet spec, when set
+    TrainJob job;
+    std::optional<StringMap> pod_annotations;
+    std::optional<std::string> pod_group;  // none built when unset
+  };
+  const Case cases[] = {
+      {.name = "no action when podGroupPolicy is nil",
+       .policy = Policy::kNone,
+       .base = true,
+       .job = NewTrainJob("test-trainjob")},
+      {.name = "no action when podGroupPolicy is coscheduling",
+       .policy = Policy::kCoscheduling,
+       .base = true,
+       .job = NewTrainJob("test-trainjob")},
+      {.name = "inject group-name annotation",
+       .job = NewTrainJob("test-trainjob"),
+       .pod_annotations = StringMap{{"scheduling.k8s.io/group-name", "test-trainjob"}},
+       .pod_group = PodGroup("test-trainjob", "", "", "  minMember: 0\n  minResources: {}\n")},
+      // cpu: 300m + 4 x 500m = 2300m; memory: 1Gi + 4 x 512Mi = 3Gi.
+      {.name = "PodGroup exists but trainjob suspended",
+       .policy = Policy::kVolcanoHardTier1,
+       .base = true,
+       .annotations = kQueueQ1,
+       .job = NewTrainJob("job-update", "test-ns", "2", true),
+       .pod_annotations = StringMap{{"scheduling.k8s.io/group-name", "job-update"}},
+       .pod_group = PodGroup("job-update", "test-ns", "2",
+                             "  minMember: 5\n"
+                             "  minResources: {cpu: 2300m, memory: 3Gi}\n"
+                             "  queue: q1\n"
+                             "  priorityClassName: high-priority\n"
+                             "  networkTopology: {mode: hard, highestTierAllowed: 1}\n")},
+      {.name = "the last replicatedJob that sets a priorityClassName wins",
+       .runtime_spec = WithPriorityClasses({"first", "second", ""}),
+       .job = NewTrainJob("job"),
+       .pod_annotations = StringMap{{"scheduling.k8s.io/group-name", "job"}},
+       .pod_group = PodGroup("job", "", "", "  minMember: 0\n  minResources: {}\n  priorityClassName: second\n")},
+      {.name = "no priorityClassName, queue or networkTopology unless the runtime sets them",
+       .runtime_spec = WithPriorityClasses({"", ""}),
+       .job = NewTrainJob("job"),
+       .pod_annotations = StringMap{{"scheduling.k8s.io/group-name", "job"}},
+       .pod_group = PodGroup("job", "", "", "  minMember: 0\n  minResources: {}\n")},
+      {.name = "an empty queue annotation still prints",
+       .annotations = kEmptyQueue,
+       .job = NewTrainJob("job"),
+       .pod_annotations = StringMap{{"scheduling.k8s.io/group-name", "job"}},
+       .pod_group = PodGroup("job", "", "", "  minMember: 0\n  minResources: {}\n  queue: \"\"\n")},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      PodGroupPolicy policy = PolicyOf(c.policy);
+      const PodGroupPolicy* policy_or_nil = c.policy == Policy::kNone ? nullptr : &policy;
+      Info info = c.base ? BaseInfo(policy_or_nil) : Info{};
+      info.runtime_policy.pod_group_policy = policy_or_nil;
+      info.annotations = c.annotations;
+      if (!c.runtime_spec.IsNull()) info.template_spec.obj_apply = c.runtime_spec;
+      auto plugin = plugins::NewVolcano(RenderOptions{});
+      dynamic_cast<EnforcePodGroupPolicyPlugin&>(*plugin).EnforcePodGroupPolicy(info, c.job);
+      std::vector<Tree> objects;
+      dynamic_cast<ComponentBuilderPlugin&>(*plugin).Build(info, c.job, objects);
+      CHECK(info.scheduler.pod_annotations == c.pod_annotations);
+      REQUIRE(objects.size() == (c.pod_group ? 1 : 0));
+      if (c.pod_group) CHECK(Text(objects[0]) == *c.pod_group);
+    }
   }
 }
 
-TEST_CASE("Volcano: inject group-name annotation") {
-  PodGroupPolicy policy = Volcano();
-  Info info;
-  info.runtime_policy.pod_group_policy = &policy;
-  std::vector<Tree> objects = Run(info, NewTrainJob("test-trainjob"));
-  CHECK(info.scheduler.pod_annotations == StringMap{{"scheduling.k8s.io/group-name", "test-trainjob"}});
-  REQUIRE(objects.size() == 1);
-  // The apply configuration prints minMember and minResources even when zero or empty (upstream's
-  // test compares typed objects, where both are omitted), and the empty namespace it was given.
-  CHECK(Text(objects[0]) == Text(Yaml(R"(
-apiVersion: scheduling.volcano.sh/v1beta1
-kind: PodGroup
-metadata:
-  name: test-trainjob
-  namespace: ""
-  ownerReferences:
-  - apiVersion: trainer.kubeflow.org/v1alpha1
-    kind: TrainJob
-    name: test-trainjob
-    uid: ""
-    controller: true
-    blockOwnerDeletion: true
-spec:
-  minMember: 0
-  minResources: {}
-)")));
-}
-
-// Upstream's "PodGroup exists but trainjob suspended"; its "PodGroup exists and trainjob not
-// suspended" and "Error when getting existing PodGroup" need a cluster, so offline the PodGroup is
-// always built.
-TEST_CASE("Volcano: PodGroup exists but trainjob suspended") {
-  PodGroupPolicy policy = Volcano(NetworkTopology{"hard", 1});
-  Info info = BaseInfo(&policy);
-  info.annotations = {{"scheduling.volcano.sh/queue-name", "q1"}};
-  TrainJob job = NewTrainJob("job-update", "test-ns", "2");
-  job.spec.suspend = true;
-  std::vector<Tree> objects = Run(info, job);
-  CHECK(info.scheduler.pod_annotations == StringMap{{"scheduling.k8s.io/group-name", "job-update"}});
-  REQUIRE(objects.size() == 1);
-  // cpu: 300m + 4 x 500m = 2300m; memory: 1Gi + 4 x 512Mi = 3Gi.
-  CHECK(Text(objects[0]) == Text(Yaml(R"(
-apiVersion: scheduling.volcano.sh/v1beta1
-kind: PodGroup
-metadata:
-  name: job-update
-  namespace: test-ns
-  ownerReferences:
-  - apiVersion: trainer.kubeflow.org/v1alpha1
-    kind: TrainJob
-    name: job-update
-    uid: "2"
-    controller: true
-    blockOwnerDeletion: true
-spec:
-  minMember: 5
-  minResources: {cpu: 2300m, memory: 3Gi}
-  queue: q1
-  priorityClassName: high-priority
-  networkTopology: {mode: hard, highestTierAllowed: 1}
-)")));
-}
-
-TEST_CASE("Volcano: the last replicatedJob that sets a priorityClassName wins") {
-  PodGroupPolicy policy = Volcano();
-  Info info;
-  info.runtime_policy.pod_group_policy = &policy;
-  info.template_spec.obj_apply = WithPriorityClasses({"first", "second", ""});
-  std::vector<Tree> objects = Run(info, NewTrainJob("job"));
-  CHECK(objects.at(0).Find("spec")->Find("priorityClassName")->text() == "second");
-}
-
-TEST_CASE("Volcano: no priorityClassName, queue or networkTopology unless the runtime sets them") {
-  PodGroupPolicy policy = Volcano();
-  Info info;
-  info.runtime_policy.pod_group_policy = &policy;
-  info.template_spec.obj_apply = WithPriorityClasses({"", ""});
-  std::vector<Tree> objects = Run(info, NewTrainJob("job"));
-  const Tree& spec = *objects.at(0).Find("spec");
-  CHECK(spec.keys() == std::vector<std::string>{"minMember", "minResources"});
-}
-
-TEST_CASE("Volcano: an empty queue annotation still prints") {
-  PodGroupPolicy policy = Volcano();
-  Info info;
-  info.runtime_policy.pod_group_policy = &policy;
-  info.annotations = {{"scheduling.volcano.sh/queue-name", ""}};
-  std::vector<Tree> objects = Run(info, NewTrainJob("job"));
-  const Tree* queue = objects.at(0).Find("spec")->Find("queue");
-  REQUIRE(queue != nullptr);
-  CHECK(queue->text().empty());
-}
-
-TEST_CASE("Volcano Validate: no action when info is nil") {
-  CHECK(Validate(nullptr, NewTrainJob("test", "default")).empty());
-}
-
-TEST_CASE("Volcano Validate: no action when Volcano policy not enabled") {
-  Info info;
-  info.annotations = {{"scheduling.volcano.sh/queue-name", ""}};
-  CHECK(Validate(&info, NewTrainJob("test", "default")).empty());
-}
-
-TEST_CASE("Volcano Validate: queue annotation is empty") {
-  PodGroupPolicy policy = Volcano();
-  Info info;
-  info.runtime_policy.pod_group_policy = &policy;
-  info.annotations = {{"scheduling.volcano.sh/queue-name", ""}};
-  Diagnostics errors = Validate(&info, NewTrainJob("test", "default"));
-  REQUIRE(errors.items().size() == 1);
-  CHECK(errors.items()[0].field == "spec.annotations[scheduling.volcano.sh/queue-name]");
-  CHECK(errors.items()[0].message == "Volcano queue name must not be empty");
-}
-
-TEST_CASE("Volcano Validate: a queue name passes") {
-  PodGroupPolicy policy = Volcano();
-  Info info;
-  info.runtime_policy.pod_group_policy = &policy;
-  info.annotations = {{"scheduling.volcano.sh/queue-name", "q1"}};
-  CHECK(Validate(&info, NewTrainJob("test", "default")).empty());
-}
-
-// Upstream looks the class up in the cluster ("PriorityClass %q doesn't exist: ..."); offline
-// every class is taken to exist, so "priorityClassName does not exist" passes here.
-TEST_CASE("Volcano Validate: priorityClassName does not exist (not checked offline)") {
-  PodGroupPolicy policy = Volcano();
-  Info info;
-  info.runtime_policy.pod_group_policy = &policy;
-  info.template_spec.obj_apply = WithPriorityClasses({"non-existent"});
-  CHECK(Validate(&info, NewTrainJob("test", "default")).empty());
-}
-
-TEST_CASE("Volcano Validate: priorityClassName exists") {
-  PodGroupPolicy policy = Volcano();
-  Info info;
-  info.runtime_policy.pod_group_policy = &policy;
-  info.template_spec.obj_apply = WithPriorityClasses({"existing-priority"});
-  CHECK(Validate(&info, NewTrainJob("test", "default")).empty());
+// As upstream's TestValidate. Upstream looks the priority class up in the cluster ("PriorityClass
+// %q doesn't exist: ..."); offline every class is taken to exist.
+TEST_CASE("Volcano Validate") {
+  struct Case {
+    const char* name;
+    Policy policy = Policy::kVolcano;
+    StringMap annotations;
+    Tree runtime_spec;
+    std::vector<std::string> want;
+  };
+  const Case cases[] = {
+      {.name = "no action when info is nil", .policy = Policy::kNilInfo},
+      {.name = "no action when Volcano policy not enabled", .policy = Policy::kNone, .annotations = kEmptyQueue},
+      {.name = "queue annotation is empty",
+       .annotations = kEmptyQueue,
+       .want = {"spec.annotations[scheduling.volcano.sh/queue-name]: Volcano queue name must not be empty"}},
+      {.name = "a queue name passes", .annotations = kQueueQ1},
+      {.name = "priorityClassName does not exist (not checked offline)",
+       .runtime_spec = WithPriorityClasses({"non-existent"})},
+      {.name = "priorityClassName exists", .runtime_spec = WithPriorityClasses({"existing-priority"})},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      PodGroupPolicy policy = PolicyOf(c.policy);
+      Info info;
+      if (c.policy != Policy::kNone) info.runtime_policy.pod_group_policy = &policy;
+      info.annotations = c.annotations;
+      info.template_spec.obj_apply = c.runtime_spec;
+      auto plugin = plugins::NewVolcano(RenderOptions{});
+      CHECK(testing::ValidationErrors(*plugin, c.policy == Policy::kNilInfo ? nullptr : &info,
+                                      NewTrainJob("test", "default")) == c.want);
+    }
+  }
 }
 
 }  // namespace trainer

@@ -12,7 +12,6 @@ namespace {
 
 using testing::Yaml;
 
-
 // A JobSet spec whose replicatedJob `node` has a `node` container with these resources, as
 // upstream's WithTemplateSpecObjApply.
 Tree ObjApplyWithResources(const std::string& resources) {
@@ -29,7 +28,7 @@ TrainJob NewTrainJob(std::string name, std::optional<TrainerSpec> trainer) {
   return job;
 }
 
-TrainerSpec WithNumNodes(std::int32_t n, const char* resources_per_node = nullptr) {
+TrainerSpec WithNumNodes(std::optional<std::int32_t> n, const char* resources_per_node = nullptr) {
   TrainerSpec trainer;
   trainer.num_nodes = n;
   if (resources_per_node) trainer.resources_per_node = Yaml(resources_per_node);
@@ -42,30 +41,14 @@ TrainerSpec WithEnv(const std::string& env) {
   return trainer;
 }
 
-MLPolicy XGBoostPolicy() {
+// The runtime's ML policy in a Validate row: none at all, Torch, or XGBoost.
+enum class Policy { kNil, kTorch, kXGBoost };
+
+MLPolicy PolicyOf(Policy policy) {
   MLPolicy ml;
-  ml.xgboost = true;
+  if (policy == Policy::kTorch) ml.torch = TorchPolicy{};
+  if (policy == Policy::kXGBoost) ml.xgboost = true;
   return ml;
-}
-
-std::unique_ptr<Plugin> New(bool legacy_image = false) {
-  RenderOptions options;
-  options.legacy_image = legacy_image;
-  return plugins::NewXGBoost(options);
-}
-
-void Enforce(Info& info, TrainJob job, bool legacy_image = false) {
-  auto plugin = New(legacy_image);
-  dynamic_cast<EnforceMLPolicyPlugin&>(*plugin).EnforceMLPolicy(info, job);
-}
-
-std::vector<std::string> Validate(const Info* info, const TrainJob& job) {
-  auto plugin = New();
-  Diagnostics errors;
-  dynamic_cast<CustomValidationPlugin&>(*plugin).Validate(info, nullptr, job, errors);
-  std::vector<std::string> out;
-  for (const Diagnostic& d : errors.items()) out.push_back(d.field + ": " + d.message);
-  return out;
 }
 
 std::vector<Tree> DMLCEnv(const std::string& job, const std::string& workers) {
@@ -81,214 +64,170 @@ std::vector<Tree> DMLCEnv(const std::string& job, const std::string& workers) {
 
 const std::vector<Tree> kTrainerPorts = Yaml("[{containerPort: 29500}]").items();
 
-const Container& TrainerContainer(const Info& info) { return info.template_spec.pod_sets[0].containers[0]; }
-
 }  // namespace
 
-// --- Validate ----------------------------------------------------------------------------------
-
-TEST_CASE("XGBoost Validate: no error when runtimeInfo is nil") {
-  CHECK(
-      Validate(nullptr, NewTrainJob("test-job", WithEnv("[{name: DMLC_TRACKER_URI, value: custom-tracker}]"))).empty());
+// As upstream's TestValidate: the reserved DMLC env of an XGBoost runtime's TrainJob.
+TEST_CASE("XGBoost Validate") {
+  struct Case {
+    const char* name;
+    std::optional<Policy> policy;  // no runtime Info at all when unset
+    std::optional<TrainerSpec> trainer;
+    std::vector<std::string> want;
+  };
+  const Case cases[] = {
+      {"no error when runtimeInfo is nil",
+       std::nullopt,
+       WithEnv("[{name: DMLC_TRACKER_URI, value: custom-tracker}]"),
+       {}},
+      {"no error when runtime is not XGBoost (e.g. Torch)",
+       Policy::kTorch,
+       WithEnv("[{name: DMLC_TRACKER_URI, value: custom-tracker}]"),
+       {}},
+      {"no error when trainer is nil", Policy::kXGBoost, std::nullopt, {}},
+      {"no error when env does not contain reserved names",
+       Policy::kXGBoost,
+       WithEnv("[{name: CUSTOM_VAR, value: x}, {name: DMLC_OTHER, value: y}]"),
+       {}},
+      {"error when using reserved DMLC_TRACKER_URI env",
+       Policy::kXGBoost,
+       WithEnv("[{name: DMLC_TRACKER_URI, value: custom-tracker}]"),
+       {"spec.trainer.env[0]: DMLC_TRACKER_URI is reserved for the XGBoost runtime"}},
+      {"error when using reserved DMLC_NUM_WORKER env",
+       Policy::kXGBoost,
+       WithEnv("[{name: DMLC_NUM_WORKER, value: \"10\"}]"),
+       {"spec.trainer.env[0]: DMLC_NUM_WORKER is reserved for the XGBoost runtime"}},
+      {"multiple errors when using multiple reserved envs",
+       Policy::kXGBoost,
+       WithEnv("[{name: DMLC_TRACKER_URI, value: custom}, {name: A, value: b}, {name: DMLC_TASK_ID, value: \"0\"}, "
+               "{name: DMLC_TRACKER_PORT}]"),
+       {"spec.trainer.env[0]: DMLC_TRACKER_URI is reserved for the XGBoost runtime",
+        "spec.trainer.env[2]: DMLC_TASK_ID is reserved for the XGBoost runtime",
+        "spec.trainer.env[3]: DMLC_TRACKER_PORT is reserved for the XGBoost runtime"}},
+  };
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      MLPolicy ml = PolicyOf(c.policy.value_or(Policy::kNil));
+      Info info = testing::NewTrainerInfo(&ml, std::nullopt);
+      auto plugin = plugins::NewXGBoost(RenderOptions{});
+      CHECK(testing::ValidationErrors(*plugin, c.policy ? &info : nullptr, NewTrainJob("test-job", c.trainer)) ==
+            c.want);
+    }
+  }
 }
 
-TEST_CASE("XGBoost Validate: no error when runtime is not XGBoost (e.g. Torch)") {
-  MLPolicy ml;
-  ml.torch = TorchPolicy{};
-  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
-  CHECK(Validate(&info, NewTrainJob("test-job", WithEnv("[{name: DMLC_TRACKER_URI, value: custom-tracker}]"))).empty());
-}
-
-TEST_CASE("XGBoost Validate: no error when trainer is nil") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
-  CHECK(Validate(&info, NewTrainJob("test-job", std::nullopt)).empty());
-}
-
-TEST_CASE("XGBoost Validate: no error when env does not contain reserved names") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
-  CHECK(
-      Validate(&info, NewTrainJob("test-job", WithEnv("[{name: CUSTOM_VAR, value: x}, {name: DMLC_OTHER, value: y}]")))
-          .empty());
-}
-
-TEST_CASE("XGBoost Validate: error when using reserved DMLC_TRACKER_URI env") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
-  CHECK(Validate(&info, NewTrainJob("test-job", WithEnv("[{name: DMLC_TRACKER_URI, value: custom-tracker}]"))) ==
-        std::vector<std::string>{"spec.trainer.env[0]: DMLC_TRACKER_URI is reserved for the XGBoost runtime"});
-}
-
-TEST_CASE("XGBoost Validate: error when using reserved DMLC_NUM_WORKER env") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
-  CHECK(Validate(&info, NewTrainJob("test-job", WithEnv("[{name: DMLC_NUM_WORKER, value: \"10\"}]"))) ==
-        std::vector<std::string>{"spec.trainer.env[0]: DMLC_NUM_WORKER is reserved for the XGBoost runtime"});
-}
-
-TEST_CASE("XGBoost Validate: multiple errors when using multiple reserved envs") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
-  CHECK(Validate(&info,
-                 NewTrainJob("test-job", WithEnv("[{name: DMLC_TRACKER_URI, value: custom}, {name: A, value: b}, "
-                                                 "{name: DMLC_TASK_ID, value: \"0\"}, {name: DMLC_TRACKER_PORT}]"))) ==
-        std::vector<std::string>{"spec.trainer.env[0]: DMLC_TRACKER_URI is reserved for the XGBoost runtime",
-                                 "spec.trainer.env[2]: DMLC_TASK_ID is reserved for the XGBoost runtime",
-                                 "spec.trainer.env[3]: DMLC_TRACKER_PORT is reserved for the XGBoost runtime"});
-}
-
-// --- EnforceMLPolicy ---------------------------------------------------------------------------
-
-TEST_CASE("XGBoost: no action when mlPolicySource is nil") {
-  Info info = testing::NewTrainerInfo(nullptr, 1);
-  Enforce(info, NewTrainJob("test-job", WithNumNodes(2)));
-  CHECK(info.template_spec.pod_sets[0].count == 1);
-  CHECK(TrainerContainer(info).env.empty());
-}
-
-TEST_CASE("XGBoost: no action when mlPolicySource XGBoost is null") {
-  MLPolicy ml;
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  Enforce(info, NewTrainJob("test-job", WithNumNodes(2)));
-  CHECK(info.template_spec.pod_sets[0].count == 1);
-  CHECK(TrainerContainer(info).env.empty());
-  CHECK(TrainerContainer(info).ports.empty());
-}
-
-TEST_CASE("XGBoost: no env injection when trainJob.Spec.Trainer is nil") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  Enforce(info, NewTrainJob("test-job", std::nullopt));
-  CHECK(info.template_spec.pod_sets[0].count == 1);
-  CHECK(TrainerContainer(info).env.empty());
-  CHECK(TrainerContainer(info).ports.empty());
-}
-
-TEST_CASE("XGBoost: no action when the trainer PodSet is absent") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, std::nullopt);
-  Enforce(info, NewTrainJob("test-job", WithNumNodes(2)));
-  CHECK(info.template_spec.pod_sets.empty());
-}
-
-TEST_CASE("XGBoost: single node XGBoost training (CPU)") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  Enforce(info, NewTrainJob("test-job", WithNumNodes(1)));
-  CHECK(info.template_spec.pod_sets[0].count == 1);
-  CHECK(TrainerContainer(info).env == DMLCEnv("test-job", "1"));
-  CHECK(TrainerContainer(info).ports == kTrainerPorts);
-}
-
-TEST_CASE("XGBoost: multi-node XGBoost training (CPU)") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  Enforce(info, NewTrainJob("multi-node-job", WithNumNodes(4)));
-  CHECK(info.template_spec.pod_sets[0].count == 4);
-  CHECK(TrainerContainer(info).env == DMLCEnv("multi-node-job", "4"));
-  CHECK(TrainerContainer(info).ports == kTrainerPorts);
-}
-
-TEST_CASE("XGBoost: XGBoost training with GPU resources") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  Enforce(info, NewTrainJob("gpu-job", WithNumNodes(2, "limits: {cpu: \"8\", memory: 32Gi, example.com/gpu: \"4\"}")));
-  CHECK(info.template_spec.pod_sets[0].count == 2);
-  CHECK(TrainerContainer(info).env == DMLCEnv("gpu-job", "8"));
-}
-
-TEST_CASE("XGBoost: trainJob numNodes is respected") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  Enforce(info, NewTrainJob("trainJob", WithNumNodes(3)));
-  CHECK(info.template_spec.pod_sets[0].count == 3);
-  CHECK(TrainerContainer(info).env == DMLCEnv("trainJob", "3"));
-}
-
-TEST_CASE("XGBoost: resources not set - defaults to 1 worker per node") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 2);
-  Enforce(info, NewTrainJob("no-res-job", WithNumNodes(2)));
-  CHECK(TrainerContainer(info).env == DMLCEnv("no-res-job", "2"));
-}
-
-TEST_CASE("XGBoost: resources set in Runtime only") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  info.template_spec.obj_apply = ObjApplyWithResources("{requests: {example.com/gpu: \"2\"}}");
-  Enforce(info, NewTrainJob("runtime-res-job", WithNumNodes(3)));
-  CHECK(info.template_spec.pod_sets[0].count == 3);
-  CHECK(TrainerContainer(info).env == DMLCEnv("runtime-res-job", "6"));
-}
-
-TEST_CASE("XGBoost: resources set in TrainJob only") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  Enforce(info, NewTrainJob("trainjob-res", WithNumNodes(2, "limits: {example.com/gpu: \"4\"}")));
-  CHECK(TrainerContainer(info).env == DMLCEnv("trainjob-res", "8"));
-}
-
-TEST_CASE("XGBoost: resources set in both Runtime and TrainJob") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  info.template_spec.obj_apply = ObjApplyWithResources("{requests: {example.com/gpu: \"1\"}}");
-  Enforce(info, NewTrainJob("both-res-job", WithNumNodes(2, "limits: {example.com/gpu: \"3\"}")));
-  CHECK(TrainerContainer(info).env == DMLCEnv("both-res-job", "6"));
-}
-
-TEST_CASE("XGBoost counts no GPUs when the TrainJob's resources name none, whatever the runtime asks for") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  info.template_spec.obj_apply = ObjApplyWithResources("{limits: {nvidia.com/gpu: \"2\"}}");
-  Enforce(info, NewTrainJob("cpu-override", WithNumNodes(3, "requests: {cpu: \"16\"}")));
-  CHECK(TrainerContainer(info).env == DMLCEnv("cpu-override", "3"));
-}
-
-TEST_CASE("XGBoost counts GPU requests before GPU limits") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  Enforce(info,
-          NewTrainJob("job", WithNumNodes(2, "{requests: {nvidia.com/gpu: \"1\"}, limits: {nvidia.com/gpu: \"4\"}}")));
-  CHECK(TrainerContainer(info).env == DMLCEnv("job", "2"));
-}
-
-TEST_CASE("XGBoost finds runtime GPUs in a replicatedJob labelled trainer, whatever its name") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 2);
-  info.template_spec.obj_apply = Yaml(
-      "replicatedJobs:\n"
-      "- name: workers\n"
-      "  template:\n"
-      "    metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}\n"
-      "    spec: {template: {spec: {containers: [{name: node, resources: {limits: {amd.com/gpu: \"8\"}}}]}}}\n");
-  Enforce(info, NewTrainJob("job", TrainerSpec{}));
-  CHECK(TrainerContainer(info).env == DMLCEnv("job", "16"));
-}
-
-TEST_CASE("XGBoost replaces its variables in place when the container already sets them") {
-  MLPolicy ml = XGBoostPolicy();
-  Info info = testing::NewTrainerInfo(&ml, 1);
-  Container& node = info.template_spec.pod_sets[0].containers[0];
-  node.env = Yaml("[{name: DMLC_NUM_WORKER, value: \"99\"}, {name: KEEP, value: x}]").items();
-  Enforce(info, NewTrainJob("job", WithNumNodes(2)));
-  REQUIRE(node.env.size() == 5);
-  CHECK(node.env[0] == Yaml("{name: DMLC_NUM_WORKER, value: \"2\"}"));
-  CHECK(*node.env[1].FindString("name") == "KEEP");
-  CHECK(*node.env[4].FindString("name") == "DMLC_TASK_ID");
-}
-
-TEST_CASE("XGBoost sets the TrainJob image on the trainer node container, unless the image rule is legacy") {
-  MLPolicy ml = XGBoostPolicy();
-  TrainerSpec trainer;
-  trainer.image = "registry.example.com/app:2";
-  for (bool legacy : {false, true}) {
-    CAPTURE(legacy);
-    Info info = testing::NewTrainerInfo(&ml, 1);
-    info.template_spec.pod_sets[0].containers[0].image = Tree::String("registry.example.com/runtime:1");
-    Enforce(info, NewTrainJob("job", trainer), legacy);
-    CHECK(TrainerContainer(info).image.text() ==
-          (legacy ? "registry.example.com/runtime:1" : "registry.example.com/app:2"));
+// As upstream's TestXGBoost: each row's Info is one trainer PodSet `node` of `runtime_count` pods
+// with one `node` container, and the row's JobSet spec; the row says what that PodSet and
+// container hold after EnforceMLPolicy.
+TEST_CASE("XGBoost EnforceMLPolicy") {
+  using Case = testing::TrainerNodeCase;
+  std::vector<Case> cases = {
+      {.name = "no action when mlPolicySource is nil", .policy = Case::kNil, .trainer = WithNumNodes(2), .count = 1},
+      {.name = "no action when mlPolicySource XGBoost is null",
+       .policy = Case::kOther,
+       .trainer = WithNumNodes(2),
+       .count = 1},
+      {.name = "no env injection when trainJob.Spec.Trainer is nil", .trainer = std::nullopt, .count = 1},
+      {.name = "no action when the trainer PodSet is absent",
+       .runtime_count = std::nullopt,
+       .trainer = WithNumNodes(2),
+       .count = std::nullopt},
+      {.name = "single node XGBoost training (CPU)",
+       .trainer = WithNumNodes(1),
+       .count = 1,
+       .env = DMLCEnv("test-job", "1"),
+       .ports = kTrainerPorts},
+      {.name = "multi-node XGBoost training (CPU)",
+       .job = "multi-node-job",
+       .trainer = WithNumNodes(4),
+       .count = 4,
+       .env = DMLCEnv("multi-node-job", "4"),
+       .ports = kTrainerPorts},
+      {.name = "XGBoost training with GPU resources",
+       .job = "gpu-job",
+       .trainer = WithNumNodes(2, "limits: {cpu: \"8\", memory: 32Gi, example.com/gpu: \"4\"}"),
+       .count = 2,
+       .env = DMLCEnv("gpu-job", "8"),
+       .ports = kTrainerPorts},
+      {.name = "trainJob numNodes is respected",
+       .job = "trainJob",
+       .trainer = WithNumNodes(3),
+       .count = 3,
+       .env = DMLCEnv("trainJob", "3"),
+       .ports = kTrainerPorts},
+      {.name = "resources not set - defaults to 1 worker per node",
+       .runtime_count = 2,
+       .job = "no-res-job",
+       .trainer = WithNumNodes(2),
+       .count = 2,
+       .env = DMLCEnv("no-res-job", "2"),
+       .ports = kTrainerPorts},
+      {.name = "resources set in Runtime only",
+       .runtime_spec = ObjApplyWithResources("{requests: {example.com/gpu: \"2\"}}"),
+       .job = "runtime-res-job",
+       .trainer = WithNumNodes(3),
+       .count = 3,
+       .env = DMLCEnv("runtime-res-job", "6"),
+       .ports = kTrainerPorts},
+      {.name = "resources set in TrainJob only",
+       .job = "trainjob-res",
+       .trainer = WithNumNodes(2, "limits: {example.com/gpu: \"4\"}"),
+       .count = 2,
+       .env = DMLCEnv("trainjob-res", "8"),
+       .ports = kTrainerPorts},
+      {.name = "resources set in both Runtime and TrainJob",
+       .runtime_spec = ObjApplyWithResources("{requests: {example.com/gpu: \"1\"}}"),
+       .job = "both-res-job",
+       .trainer = WithNumNodes(2, "limits: {example.com/gpu: \"3\"}"),
+       .count = 2,
+       .env = DMLCEnv("both-res-job", "6"),
+       .ports = kTrainerPorts},
+      {.name = "counts no GPUs when the TrainJob's resources name none, whatever the runtime asks for",
+       .runtime_spec = ObjApplyWithResources("{limits: {nvidia.com/gpu: \"2\"}}"),
+       .job = "cpu-override",
+       .trainer = WithNumNodes(3, "requests: {cpu: \"16\"}"),
+       .count = 3,
+       .env = DMLCEnv("cpu-override", "3"),
+       .ports = kTrainerPorts},
+      {.name = "counts GPU requests before GPU limits",
+       .job = "job",
+       .trainer = WithNumNodes(2, "{requests: {nvidia.com/gpu: \"1\"}, limits: {nvidia.com/gpu: \"4\"}}"),
+       .count = 2,
+       .env = DMLCEnv("job", "2"),
+       .ports = kTrainerPorts},
+      {.name = "finds runtime GPUs in a replicatedJob labelled trainer, whatever its name",
+       .runtime_count = 2,
+       .runtime_spec = Yaml("replicatedJobs:\n"
+                            "- name: workers\n"
+                            "  template:\n"
+                            "    metadata: {labels: {trainer.kubeflow.org/trainjob-ancestor-step: trainer}}\n"
+                            "    spec: {template: {spec: {containers: [{name: node, resources: {limits: {amd.com/gpu: "
+                            "\"8\"}}}]}}}\n"),
+       .job = "job",
+       .trainer = TrainerSpec{},
+       .count = 2,
+       .env = DMLCEnv("job", "16"),
+       .ports = kTrainerPorts},
+      // The variable the container already sets keeps its place; the others follow its own env.
+      {.name = "replaces its variables in place when the container already sets them",
+       .runtime_env = Yaml("[{name: DMLC_NUM_WORKER, value: \"99\"}, {name: KEEP, value: x}]").items(),
+       .job = "job",
+       .trainer = WithNumNodes(2),
+       .count = 2,
+       .env = Yaml("- {name: DMLC_NUM_WORKER, value: \"2\"}\n"
+                   "- {name: KEEP, value: x}\n"
+                   "- {name: DMLC_TRACKER_URI, value: job-node-0-0.job}\n"
+                   "- {name: DMLC_TRACKER_PORT, value: \"29500\"}\n"
+                   "- {name: DMLC_TASK_ID, valueFrom: {fieldRef: {fieldPath: "
+                   "\"metadata.annotations['batch.kubernetes.io/job-completion-index']\"}}}\n")
+                  .items(),
+       .ports = kTrainerPorts},
+  };
+  for (Case& image : testing::ImageCases(DMLCEnv("job", "1"), kTrainerPorts)) cases.push_back(std::move(image));
+  for (const Case& c : cases) {
+    SUBCASE(c.name) {
+      testing::RunTrainerNodeCase(
+          c, [](MLPolicy& ml) { ml.xgboost = true; }, plugins::NewXGBoost);
+    }
   }
 }
 

@@ -96,7 +96,7 @@ class StreamReader {
     std::vector<Tree> objects;
     if (path == "-") {
       if (stdin_read_) {
-        errors_.push_back(Diagnostic{{}, "", "", "standard input (-) can be only one of FROM and TO"});
+        errors_.push_back(Diagnostic{.message = "standard input (-) can be only one of FROM and TO"});
         return objects;
       }
       stdin_read_ = true;
@@ -105,7 +105,7 @@ class StreamReader {
     }
     switch (fs_.Stat(path)) {
       case FileSystem::Kind::kMissing:
-        errors_.push_back(Diagnostic{{}, "", "", fmt::format("{}: no such file or directory", path)});
+        errors_.push_back(Diagnostic{.message = fmt::format("{}: no such file or directory", path)});
         break;
       case FileSystem::Kind::kDirectory:
         for (const std::string& file : ListFiles(path)) ReadFile(file, objects);
@@ -220,7 +220,7 @@ int RunDiff(const DiffFlags& flags) {
   if (!flags.legacy) {
     for (const CLI::Option* option : flags.legacy_only) {
       if (option->count() > 0) {
-        usage.push_back(Diagnostic{{}, "", "", fmt::format("{} applies to --legacy only", option->get_name())});
+        usage.push_back(Diagnostic{.message = fmt::format("{} applies to --legacy only", option->get_name())});
       }
     }
     if (flags.paths.size() != 2) {
@@ -228,25 +228,25 @@ int RunDiff(const DiffFlags& flags) {
           "expected FROM and TO, got {} path{} (use --legacy PATH... to compare the legacy and the current rendering "
           "of TrainJobs)",
           flags.paths.size(), flags.paths.size() == 1 ? "" : "s");
-      usage.push_back(Diagnostic{{}, "", "", std::move(message)});
+      usage.push_back(Diagnostic{.message = std::move(message)});
     }
   }
   if (flags.legacy && flags.paths.empty() && flags.filenames.empty()) {
     usage.push_back(Diagnostic{
-        {}, "", "", "no input: give the TrainJob and runtime files as PATH... or -f PATH (see 'trainer diff --help')"});
+        .message = "no input: give the TrainJob and runtime files as PATH... or -f PATH (see 'trainer diff --help')"});
   }
   if (flags.summary && flags.output != "human" && flags.output != "json") {
     usage.push_back(
-        Diagnostic{{}, "", "", fmt::format("--summary applies to -o human and -o json, not -o {}", flags.output)});
+        Diagnostic{.message = fmt::format("--summary applies to -o human and -o json, not -o {}", flags.output)});
   }
   if (flags.verbose && flags.output != "human") {
-    usage.push_back(Diagnostic{{}, "", "", fmt::format("-v applies to -o human, not -o {}", flags.output)});
+    usage.push_back(Diagnostic{.message = fmt::format("-v applies to -o human, not -o {}", flags.output)});
   }
   if (flags.update_baseline && flags.baseline.empty()) {
-    usage.push_back(Diagnostic{{}, "", "", "--update-baseline needs --baseline FILE, the file it writes"});
+    usage.push_back(Diagnostic{.message = "--update-baseline needs --baseline FILE, the file it writes"});
   }
   if (!flags.baseline.empty() && flags.runtimes_only) {
-    usage.push_back(Diagnostic{{}, "", "", "--baseline applies to TrainJobs, not to --runtimes-only"});
+    usage.push_back(Diagnostic{.message = "--baseline applies to TrainJobs, not to --runtimes-only"});
   }
   if (!usage.empty()) throw Error(std::move(usage));
 
@@ -300,7 +300,7 @@ int RunDiff(const DiffFlags& flags) {
   std::vector<Diagnostic> errors = inputs.errors;
   for (const ReportGroup& group : report.groups) errors.insert(errors.end(), group.errors.begin(), group.errors.end());
   if (inputs.missed_runtimes.cluster || inputs.missed_runtimes.namespaced) {
-    errors.push_back(Diagnostic{{}, "", "", "no runtime loaded: " + GetRuntimesHint(inputs.missed_runtimes)});
+    errors.push_back(Diagnostic{.message = "no runtime loaded: " + GetRuntimesHint(inputs.missed_runtimes)});
   }
   // Nothing loaded that could be reported on (a missing or malformed input): the errors alone.
   if (report.groups.empty() && !errors.empty()) throw Error(std::move(errors));
@@ -311,7 +311,7 @@ int RunDiff(const DiffFlags& flags) {
     if (!errors.empty()) {
       std::string message =
           fmt::format("{}: not updated, as not every TrainJob could be checked", Printable(flags.baseline));
-      errors.push_back(Diagnostic{{}, "", "", std::move(message)});
+      errors.push_back(Diagnostic{.message = std::move(message)});
       throw Error(std::move(errors));
     }
     WriteBaseline(flags, Baseline::Of(report), old_baseline_text);

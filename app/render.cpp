@@ -218,7 +218,7 @@ RenderRequest ParseCaseArgs(const std::vector<std::string>& args) {
   } catch (const Error& e) {
     // One diagnostic each, as a diagnostic is one line.
     std::vector<Diagnostic> diagnostics;
-    for (const Diagnostic& d : e.diagnostics()) diagnostics.push_back(Diagnostic{{}, "", "", "args: " + d.Format()});
+    for (const Diagnostic& d : e.diagnostics()) diagnostics.push_back(Diagnostic{.message = "args: " + d.Format()});
     throw Error(std::move(diagnostics));
   }
 }

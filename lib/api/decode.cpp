@@ -104,7 +104,8 @@ class Decoder {
       : positions_(positions), errors_(errors), unknown_(unknown) {}
 
   void Fail(const Tree& at, const std::string& path, std::string message) {
-    errors_.push_back(Diagnostic{at.origin(), subject_, path, std::move(message)});
+    errors_.push_back(
+        Diagnostic{.where = at.origin(), .subject = subject_, .field = path, .message = std::move(message)});
   }
   void set_subject(std::string subject) { subject_ = std::move(subject); }
   void set_scope(SchemaScope scope) { scope_ = scope; }
@@ -206,8 +207,10 @@ class Decoder {
           issue.message = RemovedFieldMessage(*change);
         }
       }
-      errors_.push_back(Diagnostic{issue.origin.HasPosition() ? issue.origin : t.origin(), subject_,
-                                   issue.path, issue.message});
+      errors_.push_back(Diagnostic{.where = issue.origin.HasPosition() ? issue.origin : t.origin(),
+                                   .subject = subject_,
+                                   .field = issue.path,
+                                   .message = issue.message});
     }
   }
   void ReadCoreList(const Tree& t, const std::string& path, std::string_view type_name, std::vector<Tree>& out) {

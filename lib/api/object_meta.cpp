@@ -172,7 +172,8 @@ std::vector<Diagnostic> ValidateObjectMeta(const Tree& document, bool namespaced
   const Tree* meta = document.IsMap() ? document.Find("metadata") : nullptr;
   if (meta == nullptr || !meta->IsMap()) return out;
   auto add = [&](const Origin& where, std::string field, std::string message) {
-    out.push_back(Diagnostic{where, subject, std::move(field), std::move(message)});
+    out.push_back(
+        Diagnostic{.where = where, .subject = subject, .field = std::move(field), .message = std::move(message)});
   };
   if (const std::string* name = meta->FindString("name"); name && !name->empty()) {
     for (const std::string& message : IsDNS1123Subdomain(*name)) {
@@ -217,10 +218,10 @@ std::vector<Diagnostic> ValidateObjectMeta(const Tree& document, bool namespaced
 }
 
 std::optional<Diagnostic> ValidateNamespaceOption(std::string_view name) {
-  if (name.empty()) return Diagnostic{{}, "", "--namespace", "Required value"};
+  if (name.empty()) return Diagnostic{.field = "--namespace", .message = "Required value"};
   std::vector<std::string> errors = IsDNS1123Label(name);
   if (errors.empty()) return std::nullopt;
-  return Diagnostic{{}, "", "--namespace", InvalidValue(name, errors.front())};
+  return Diagnostic{.field = "--namespace", .message = InvalidValue(name, errors.front())};
 }
 
 }  // namespace trainer

@@ -45,10 +45,11 @@ void CheckPluginsAvailable(const TrainJob& job, const Runtime& runtime, const Fr
     if (!owner.present(runtime.spec) || framework.Has(owner.plugin)) continue;
     Origin policy = runtime.positions.Find(owner.field);
     missing.push_back(Diagnostic{
-        job.positions.Find("spec.runtimeRef"), "", "spec.runtimeRef",
-        fmt::format("{} {} uses {}{}, but the {} plugin is not available in this version of trainer yet",
-                    runtime.kind, runtime.metadata.name, owner.field,
-                    policy.HasPosition() ? fmt::format(" ({})", policy.Position()) : "", owner.plugin)});
+        .where = job.positions.Find("spec.runtimeRef"),
+        .field = "spec.runtimeRef",
+        .message = fmt::format("{} {} uses {}{}, but the {} plugin is not available in this version of trainer yet",
+                               runtime.kind, runtime.metadata.name, owner.field,
+                               policy.HasPosition() ? fmt::format(" ({})", policy.Position()) : "", owner.plugin)});
   }
   if (!missing.empty()) throw Error(std::move(missing));
 }

@@ -170,7 +170,9 @@ bool MergePatchesInTurn(const TrainJob& job, Tree& spec) {
       StrategicMerge(spec, builder.Spec(*patch.template_->replicated_jobs, at), JobSetSpecMergeLists());
     } catch (const StrategicMergeError& e) {
       std::string field = fmt::format("{}.{}", at, e.path());
-      throw Error(Diagnostic{job.positions.Find(field), "", field, fmt::format("cannot merge the runtime patch: {}", e.what())});
+      throw Error(Diagnostic{.where = job.positions.Find(field),
+                             .field = field,
+                             .message = fmt::format("cannot merge the runtime patch: {}", e.what())});
     }
     // The typed re-decode of the whole spec: the jobs this patch did not name are already in
     // decoded form (the runtime's spec is, and so is every earlier result), so only the named ones
@@ -188,7 +190,10 @@ bool MergePatchesInTurn(const TrainJob& job, Tree& spec) {
     if (!issues.empty()) {
       std::vector<Diagnostic> errors;
       for (const FieldIssue& issue : issues) {
-        errors.push_back(Diagnostic{issue.origin, "", issue.path, fmt::format("the patched JobSet spec does not decode: {}", issue.message)});
+        errors.push_back(
+            Diagnostic{.where = issue.origin,
+                       .field = issue.path,
+                       .message = fmt::format("the patched JobSet spec does not decode: {}", issue.message)});
       }
       throw Error(std::move(errors));
     }

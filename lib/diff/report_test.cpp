@@ -500,7 +500,7 @@ TEST_CASE("the legacy comparison prints the TrainJob, its runtime and its file P
               R"(::warning file=jobs\x1b]0;x\a.yaml,line=12,title=trainer diff::TrainJob hpc\xff/pi\n::error ::forged changes)"));
 
   report.groups[0].objects.clear();
-  report.groups[0].errors.push_back(Diagnostic{{}, Subject(job), "spec", "broken"});
+  report.groups[0].errors.push_back(Diagnostic{.subject = Subject(job), .field = "spec", .message = "broken"});
   options.format = ReportFormat::kHuman;
   CHECK(FormatReport(report, options) ==
         R"(jobs\x1b]0;x\a.yaml:12: TrainJob hpc\xff/pi\n::error ::forged: could not be checked)"
@@ -561,8 +561,10 @@ TEST_CASE("the migration report counts each class, lists what could not be check
   report.groups.push_back(elsewhere);
   ReportGroup broken;
   broken.job = &jobs[9];
-  broken.errors.push_back(Diagnostic{Origin::Input(&file, 95, 11), "TrainJob ml/job-9", "spec.runtimeRef",
-                                     "ClusterTrainingRuntime \"gone\" not found"});
+  broken.errors.push_back(Diagnostic{.where = Origin::Input(&file, 95, 11),
+                                     .subject = "TrainJob ml/job-9",
+                                     .field = "spec.runtimeRef",
+                                     .message = "ClusterTrainingRuntime \"gone\" not found"});
   report.groups.push_back(broken);
 
   ReportSummary s = Summarize(report);

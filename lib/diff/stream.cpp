@@ -12,12 +12,13 @@ namespace {
 // Unwraps lists the way the input loader does: a kind ending in "List" with an `items` field.
 void Add(Tree&& doc, std::vector<Tree>& out) {
   if (!doc.IsMap()) {
-    throw Error(
-        Diagnostic{doc.origin(), "", "", fmt::format("expected an object, got {}", Tree::DescribeType(doc.type()))});
+    throw Error(Diagnostic{.where = doc.origin(),
+                           .message = fmt::format("expected an object, got {}", Tree::DescribeType(doc.type()))});
   }
   const std::string* kind = doc.FindString("kind");
   if (Tree* items = doc.Find("items"); items && kind && kind->ends_with("List")) {
-    if (!items->IsList()) throw Error(Diagnostic{items->origin(), "", "items", "expected an array"});
+    if (!items->IsList())
+      throw Error(Diagnostic{.where = items->origin(), .field = "items", .message = "expected an array"});
     for (Tree& item : items->items()) Add(std::move(item), out);
     return;
   }

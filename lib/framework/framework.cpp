@@ -44,8 +44,10 @@ Diagnostic OutputLimitDiagnostic(const TrainJob& job, std::size_t limit, OutputL
   std::string message = unit == OutputLimitError::Unit::kBytes
                             ? fmt::format("output larger than {} bytes (output size limit)", limit)
                             : fmt::format("output of more than {} values (output size limit)", limit);
-  return Diagnostic{at_num_nodes ? where : job.origin, Subject(job),
-                    at_num_nodes ? std::string(kNumNodes) : std::string(), std::move(message)};
+  return Diagnostic{.where = at_num_nodes ? where : job.origin,
+                    .subject = Subject(job),
+                    .field = at_num_nodes ? std::string(kNumNodes) : std::string(),
+                    .message = std::move(message)};
 }
 
 }  // namespace

@@ -292,7 +292,7 @@ class Loader {
   bool Begin(const Source& source) {
     switch (source.kind) {
       case Source::Kind::kMissing:
-        errors_.push_back(Diagnostic{{}, "", "", fmt::format("{}: no such file or directory", *source.name)});
+        errors_.push_back(Diagnostic{.message = fmt::format("{}: no such file or directory", *source.name)});
         return false;
       case Source::Kind::kUnlistable:
         throw *source.unlistable;
@@ -365,7 +365,8 @@ class Loader {
 
   void LoadDocument(Tree doc, bool runtimes_only) {
     if (!doc.IsMap()) {
-      errors_.push_back(Diagnostic{doc.origin(), "", "", fmt::format("expected an object, got {}", Tree::DescribeType(doc.type()))});
+      errors_.push_back(Diagnostic{
+          .where = doc.origin(), .message = fmt::format("expected an object, got {}", Tree::DescribeType(doc.type()))});
       return;
     }
     TypeMeta tm = ReadTypeMeta(doc);
@@ -375,14 +376,14 @@ class Loader {
       if (tm.api_version.empty()) {
         message += "; this is no Kubernetes object: --skip-non-trainer skips the files that hold no Trainer object";
       }
-      errors_.push_back(Diagnostic{doc.origin(), "", "kind", std::move(message)});
+      errors_.push_back(Diagnostic{.where = doc.origin(), .field = "kind", .message = std::move(message)});
       return;
     }
     const std::string_view group = ApiGroup(tm.api_version);
     if (std::string_view(tm.kind).ends_with("List") && doc.Find("items")) {
       Tree* items = doc.Find("items");
       if (!items->IsList()) {
-        errors_.push_back(Diagnostic{items->origin(), "", "items", "expected an array"});
+        errors_.push_back(Diagnostic{.where = items->origin(), .field = "items", .message = "expected an array"});
         return;
       }
       // The snapshots first: a dump (kubectl get trainjobs,configmaps) lists them after their
@@ -412,19 +413,22 @@ class Loader {
       } else if (!IsTrainerListKind(tm.kind)) {  // a list without items holds nothing
         // As kubectl: the API server serves no other kind in the group.
         const Tree* at = doc.Find("kind");
-        errors_.push_back(Diagnostic{at ? at->origin() : doc.origin(), "", "",
-                                     fmt::format("no matches for kind \"{}\" in version \"{}\": the Trainer kinds are {}, "
-                                                 "{} and {}",
-                                                 tm.kind, tm.api_version, kTrainJobKind, kTrainingRuntimeKind,
-                                                 kClusterTrainingRuntimeKind)});
+        errors_.push_back(
+            Diagnostic{.where = at ? at->origin() : doc.origin(),
+                       .message = fmt::format("no matches for kind \"{}\" in version \"{}\": the Trainer kinds are {}, "
+                                              "{} and {}",
+                                              tm.kind, tm.api_version, kTrainJobKind, kTrainingRuntimeKind,
+                                              kClusterTrainingRuntimeKind)});
       }
       return;
     }
     if (tm.api_version != kTrainerApiVersion) {
       const Tree* at = doc.Find("apiVersion");
-      errors_.push_back(Diagnostic{at ? at->origin() : doc.origin(), tm.kind, "apiVersion",
-                                   fmt::format("unsupported apiVersion \"{}\" for {}: expected {}", tm.api_version,
-                                               tm.kind, kTrainerApiVersion)});
+      errors_.push_back(Diagnostic{.where = at ? at->origin() : doc.origin(),
+                                   .subject = tm.kind,
+                                   .field = "apiVersion",
+                                   .message = fmt::format("unsupported apiVersion \"{}\" for {}: expected {}",
+                                                          tm.api_version, tm.kind, kTrainerApiVersion)});
       return;
     }
     // Whether the document names its own namespace, which the API server then checks; the default
@@ -437,11 +441,13 @@ class Loader {
       own_namespace = ns != nullptr && !ns->IsNull();
       if (own_namespace && options_.namespace_given && ns->IsString() && ns->text() != options_.default_namespace &&
           !(tm.kind == kTrainJobKind && runtimes_only)) {
-        errors_.push_back(Diagnostic{ns->origin(), DocumentSubject(doc, tm.kind), "metadata.namespace",
-                                     fmt::format("the namespace from the provided object \"{}\" does not match the "
-                                                 "namespace \"{}\" given with -n: pass -n {}, or leave -n out",
-                                                 GoEscape(ns->text()), GoEscape(options_.default_namespace),
-                                                 GoEscape(ns->text()))});
+        errors_.push_back(Diagnostic{
+            .where = ns->origin(),
+            .subject = DocumentSubject(doc, tm.kind),
+            .field = "metadata.namespace",
+            .message = fmt::format("the namespace from the provided object \"{}\" does not match the "
+                                   "namespace \"{}\" given with -n: pass -n {}, or leave -n out",
+                                   GoEscape(ns->text()), GoEscape(options_.default_namespace), GoEscape(ns->text()))});
         if (tm.kind != kTrainJobKind) inputs_.refused_runtimes.insert(DocumentRuntimeKey(tm.kind, doc));
         return;
       }
@@ -520,11 +526,13 @@ class Loader {
       if (!at.HasPosition()) at = job->origin;
       auto [first, added] = job_names_.emplace(job->metadata.namespace_ + "/" + job->metadata.name, at);
       if (!added) {
-        errors_.push_back(Diagnostic{at, Subject(*job),
-                                     "metadata.name",
-                                     fmt::format("already exists: the TrainJob at {} has this namespace and name (the "
-                                                 "API server refuses the second)",
-                                                 first->second.Position())});
+        errors_.push_back(
+            Diagnostic{.where = at,
+                       .subject = Subject(*job),
+                       .field = "metadata.name",
+                       .message = fmt::format("already exists: the TrainJob at {} has this namespace and name (the "
+                                              "API server refuses the second)",
+                                              first->second.Position())});
         return;
       }
       if (on_job_ && *on_job_) {
@@ -574,9 +582,10 @@ class Loader {
     if (!added) {
       const RuntimeSnapshot& existing = inputs_.snapshots[at->second];
       if (existing.document == snapshot.document) return;  // the same ConfigMap reached twice
-      errors_.push_back(
-          Diagnostic{snapshot.origin, snapshot.Subject(), "",
-                     fmt::format("defined twice with different content (first at {})", existing.origin.Position())});
+      errors_.push_back(Diagnostic{
+          .where = snapshot.origin,
+          .subject = snapshot.Subject(),
+          .message = fmt::format("defined twice with different content (first at {})", existing.origin.Position())});
       return;
     }
     inputs_.snapshots.push_back(std::move(snapshot));
@@ -608,9 +617,10 @@ class Loader {
     if (!added) {
       const Runtime& existing = inputs_.runtimes[at->second];
       if (existing.source == runtime.source) return;  // the same definition reached twice
-      errors_.push_back(Diagnostic{runtime.origin, Subject(runtime), "",
-                                   fmt::format("defined twice with different content (first at {})",
-                                               existing.origin.Position())});
+      errors_.push_back(Diagnostic{
+          .where = runtime.origin,
+          .subject = Subject(runtime),
+          .message = fmt::format("defined twice with different content (first at {})", existing.origin.Position())});
       return;
     }
     inputs_.runtimes.push_back(std::move(runtime));
@@ -699,7 +709,10 @@ const Runtime& Inputs::Resolve(const TrainJob& job) const {
   std::string subject = Subject(job);
   Origin at = job.positions.Find("spec.runtimeRef");
   if (group != kTrainerGroup || (kind != kTrainingRuntimeKind && kind != kClusterTrainingRuntimeKind)) {
-    throw Error(Diagnostic{at, subject, "spec.runtimeRef", fmt::format("unsupported runtime: {}.{}", kind, group)});
+    throw Error(Diagnostic{.where = at,
+                           .subject = subject,
+                           .field = "spec.runtimeRef",
+                           .message = fmt::format("unsupported runtime: {}.{}", kind, group)});
   }
   const bool cluster = kind == kClusterTrainingRuntimeKind;
   std::string key = RuntimeKey(kind, job.metadata.namespace_, ref.name);
@@ -710,8 +723,10 @@ const Runtime& Inputs::Resolve(const TrainJob& job) const {
     (cluster ? missed_runtimes.cluster : missed_runtimes.namespaced) = true;
     const std::string hint =
         hint_runtimes ? " (" + GetRuntimesHint({cluster, !cluster}, job.metadata.namespace_) + ")" : std::string();
-    throw Error(
-        Diagnostic{at, subject, "spec.runtimeRef", fmt::format("{} not found; loaded runtimes: none{}", wanted, hint)});
+    throw Error(Diagnostic{.where = at,
+                           .subject = subject,
+                           .field = "spec.runtimeRef",
+                           .message = fmt::format("{} not found; loaded runtimes: none{}", wanted, hint)});
   }
   // The same name under the other kind: the runtimeRef's kind is likely wrong (it defaults to
   // ClusterTrainingRuntime when left out).
@@ -724,8 +739,10 @@ const Runtime& Inputs::Resolve(const TrainJob& job) const {
   std::string loaded;
   for (std::size_t i = 0; i < runtimes.size() && i < kListed; ++i) loaded += (i ? ", " : "") + Subject(runtimes[i]);
   if (runtimes.size() > kListed) loaded += fmt::format(" and {} more", runtimes.size() - kListed);
-  throw Error(Diagnostic{at, subject, "spec.runtimeRef",
-                         fmt::format("{} not found; loaded runtimes: {}{}", wanted, loaded, did_you_mean)});
+  throw Error(Diagnostic{.where = at,
+                         .subject = subject,
+                         .field = "spec.runtimeRef",
+                         .message = fmt::format("{} not found; loaded runtimes: {}{}", wanted, loaded, did_you_mean)});
 }
 
 std::string GetRuntimesHint(Inputs::MissedRuntimes missed, std::string_view ns) {

@@ -170,7 +170,8 @@ class Applier {
   }
 
   [[noreturn]] void Refuse(const Tree& item, std::size_t index, const std::string& message) const {
-    throw Error(Diagnostic{item.origin(), "", fmt::format("{}[{}]", field_path_, index), message});
+    throw Error(
+        Diagnostic{.where = item.origin(), .field = fmt::format("{}[{}]", field_path_, index), .message = message});
   }
 
   // The identity of a list item, as messages show it: its key fields (or the CRD defaults of those

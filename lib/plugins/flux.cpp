@@ -50,10 +50,10 @@ const TrainerSpec& RequireTrainer(const TrainJob& job) {
   constexpr const char* kWhy =
       "is required by a runtime with mlPolicy.flux: the controller's Flux plugin reads it unconditionally{} and "
       "crashes without it";
-  if (!job.spec.trainer) throw Error(Diagnostic{{}, "", "spec.trainer", fmt::format(kWhy, "")});
+  if (!job.spec.trainer) throw Error(Diagnostic{.field = "spec.trainer", .message = fmt::format(kWhy, "")});
   if (!job.spec.trainer->num_nodes) {
-    throw Error(
-        Diagnostic{{}, "", "spec.trainer.numNodes", fmt::format(kWhy, " (not the runtime's mlPolicy.numNodes)")});
+    throw Error(Diagnostic{.field = "spec.trainer.numNodes",
+                           .message = fmt::format(kWhy, " (not the runtime's mlPolicy.numNodes)")});
   }
   return *job.spec.trainer;
 }

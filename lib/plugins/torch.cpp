@@ -163,7 +163,8 @@ class Torch : public EnforceMLPolicyPlugin, public CustomValidationPlugin {
     for (const EnvInjectionTarget& target : *torch.env_injection_targets) {
       for (const std::string& name : target.container_names) {
         Container* container = info.FindContainerByPodSetName(target.job_name, name);
-        if (container == nullptr) throw Error(Diagnostic{{}, "", "spec.runtimeRef", TargetNotFound(target, name)});
+        if (container == nullptr)
+          throw Error(Diagnostic{.field = "spec.runtimeRef", .message = TargetNotFound(target, name)});
         UpsertEnvVars(container->env, pet_envs);
         UpsertEnvVars(container->env, master_envs);
       }

@@ -271,11 +271,11 @@ class JobRenderer {
       const Origin at = job.positions.Find("spec.runtimeRef.name");
       const RuntimeRef& ref = job.spec.runtime_ref;
       Keep(inputs, job,
-           Diagnostic{at.HasPosition() ? at : job.origin,
-                      Subject(job),
-                      "spec.runtimeRef",
-                      fmt::format("its runtime {} {} was refused (see its errors above)",
-                                  ref.kind.value_or(kClusterTrainingRuntimeKind), ref.name)},
+           Diagnostic{.where = at.HasPosition() ? at : job.origin,
+                      .subject = Subject(job),
+                      .field = "spec.runtimeRef",
+                      .message = fmt::format("its runtime {} {} was refused (see its errors above)",
+                                             ref.kind.value_or(kClusterTrainingRuntimeKind), ref.name)},
            errors_);
       return;
     }
@@ -642,7 +642,9 @@ RenderResult RenderTo(const RenderRequest& request, FileSystem& fs, RenderSink& 
   warnings.insert(warnings.end(), render_warnings.begin(), render_warnings.end());
   std::vector<Diagnostic> errors;
   for (std::size_t i = 0; i < used.size(); ++i) {
-    if (!used[i]) errors.push_back(Diagnostic{{}, "", "", fmt::format("--show-only {}: no rendered object matches", request.show_only[i])});
+    if (!used[i])
+      errors.push_back(
+          Diagnostic{.message = fmt::format("--show-only {}: no rendered object matches", request.show_only[i])});
   }
   if (!errors.empty()) throw Error(std::move(errors));
   if (output && json) {

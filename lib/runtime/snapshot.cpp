@@ -110,8 +110,8 @@ void DecodeRuntimeData(const std::string& value, RuntimeSnapshot& snapshot, cons
   documents.clear();
   MapOrigins(document, map);
   if (!document.IsMap()) {
-    keep(Diagnostic{document.origin(), "", "",
-                    fmt::format("expected an object, got {}", Tree::DescribeType(document.type()))});
+    keep(Diagnostic{.where = document.origin(),
+                    .message = fmt::format("expected an object, got {}", Tree::DescribeType(document.type()))});
     return;
   }
   const TypeMeta tm = ReadTypeMeta(document);
@@ -258,8 +258,9 @@ RuntimeSnapshot ReadRuntimeSnapshot(const Tree& document, const std::string& def
     if (value->IsString() || value->IsNull()) {
       DecodeRuntimeData(value->IsNull() ? std::string() : value->text(), snapshot, lines, values_left);
     } else {  // as kubectl reads a ConfigMap's data: strings only
-      snapshot.unmarshal_errors.push_back(Diagnostic{
-          value->origin(), "", "", fmt::format("expected a string, got {}", Tree::DescribeType(value->type()))});
+      snapshot.unmarshal_errors.push_back(
+          Diagnostic{.where = value->origin(),
+                     .message = fmt::format("expected a string, got {}", Tree::DescribeType(value->type()))});
     }
   }
   snapshot.document = document;
@@ -269,30 +270,40 @@ RuntimeSnapshot ReadRuntimeSnapshot(const Tree& document, const std::string& def
 std::optional<Diagnostic> CheckRuntimeSnapshot(const TrainJob& job, const RuntimeSnapshot& snapshot) {
   const std::string subject = snapshot.Subject();
   if (!snapshot.controller_uid || job.metadata.uid.empty() || *snapshot.controller_uid != job.metadata.uid) {
-    return Diagnostic{snapshot.owner_at, subject, "metadata.ownerReferences",
-                      std::string(kRefused) + "a snapshot configmap exists but is owned by another object"};
+    return Diagnostic{.where = snapshot.owner_at,
+                      .subject = subject,
+                      .field = "metadata.ownerReferences",
+                      .message = std::string(kRefused) + "a snapshot configmap exists but is owned by another object"};
   }
   if (!snapshot.has_runtime) {
-    return Diagnostic{snapshot.data_at, subject, "data",
-                      fmt::format("{}snapshot ConfigMap missing {} data key", kRefused, GoQuote(kRuntimeDataKey))};
+    return Diagnostic{
+        .where = snapshot.data_at,
+        .subject = subject,
+        .field = "data",
+        .message = fmt::format("{}snapshot ConfigMap missing {} data key", kRefused, GoQuote(kRuntimeDataKey))};
   }
   if (!snapshot.unmarshal_errors.empty()) {
     const Diagnostic& first = snapshot.unmarshal_errors.front();
     std::string inside = first.field.empty() ? first.message : fmt::format("{}: {}", first.field, first.message);
-    return Diagnostic{first.where, subject, "data.runtime",
-                      fmt::format("{}unable to unmarshal the snapshot: {}", kRefused, inside)};
+    return Diagnostic{.where = first.where,
+                      .subject = subject,
+                      .field = "data.runtime",
+                      .message = fmt::format("{}unable to unmarshal the snapshot: {}", kRefused, inside)};
   }
   const RuntimeRef& ref = job.spec.runtime_ref;
   const bool kind_mismatch = ref.kind && snapshot.runtime_kind != *ref.kind;
   const bool group_mismatch = ref.api_group && snapshot.runtime_group != *ref.api_group;
   if (kind_mismatch || group_mismatch || snapshot.runtime_name != ref.name) {
-    return Diagnostic{snapshot.runtime_at, subject, "data.runtime",
-                      fmt::format("{}the snapshot refers to the wrong runtime: expecting a runtime with name, api "
-                                  "group and kind of {}, {}, {} but found runtime with name, api group and kind of "
-                                  "{}, {}, {}",
-                                  kRefused, GoQuote(ref.name), GoQuote(ref.api_group.value_or("<any>")),
-                                  GoQuote(ref.kind.value_or("<any>")), GoQuote(snapshot.runtime_name),
-                                  GoQuote(snapshot.runtime_group), GoQuote(snapshot.runtime_kind))};
+    return Diagnostic{
+        .where = snapshot.runtime_at,
+        .subject = subject,
+        .field = "data.runtime",
+        .message = fmt::format("{}the snapshot refers to the wrong runtime: expecting a runtime with name, api "
+                               "group and kind of {}, {}, {} but found runtime with name, api group and kind of "
+                               "{}, {}, {}",
+                               kRefused, GoQuote(ref.name), GoQuote(ref.api_group.value_or("<any>")),
+                               GoQuote(ref.kind.value_or("<any>")), GoQuote(snapshot.runtime_name),
+                               GoQuote(snapshot.runtime_group), GoQuote(snapshot.runtime_kind))};
   }
   return std::nullopt;
 }

@@ -103,17 +103,23 @@ std::vector<Diagnostic> UnreceivedTrainerFields(const TrainJob& job, const Runti
   // runLauncherAsNode keeps one node, and the launcher runs either way).
   const bool counted = flux || (mpi ? node_job : trainer_job);
   if (trainer.num_nodes == 0 && counted && !launcher_as_node) {
-    warnings.push_back(Diagnostic{at("spec.trainer.numNodes"), subject, "spec.trainer.numNodes",
-                                  mpi ? "is 0, which is valid: the controller starts the MPI launcher and no node pods"
-                                      : "is 0, which is valid: the controller starts no training pods"});
+    warnings.push_back(
+        Diagnostic{.where = at("spec.trainer.numNodes"),
+                   .subject = subject,
+                   .field = "spec.trainer.numNodes",
+                   .message = mpi ? "is 0, which is valid: the controller starts the MPI launcher and no node pods"
+                                  : "is 0, which is valid: the controller starts no training pods"});
   }
   if (trainer_node) return warnings;
   const std::string runtime_name = Subject(runtime);
   auto warn = [&](const char* field, std::string_view receiver, std::string_view holder) {
     warnings.push_back(Diagnostic{
-        at(field), subject, field,
-        fmt::format("no {} receives it, and the controller drops it: {} has no replicatedJob labelled {}: {}{}{}",
-                    receiver, runtime_name, kLabelTrainJobAncestor, kAncestorTrainer, holder, detail)});
+        .where = at(field),
+        .subject = subject,
+        .field = field,
+        .message =
+            fmt::format("no {} receives it, and the controller drops it: {} has no replicatedJob labelled {}: {}{}{}",
+                        receiver, runtime_name, kLabelTrainJobAncestor, kAncestorTrainer, holder, detail)});
   };
   const std::string with_node = fmt::format(" with a \"{}\" container", kNode);
   auto dropped = [&](const char* field) { warn(field, "container", with_node); };

@@ -50,7 +50,7 @@ std::vector<Diagnostic> WithLocations(std::vector<Diagnostic> diagnostics) {
 Error::Error(std::vector<Diagnostic> diagnostics)
     : std::runtime_error(Join(diagnostics)), diagnostics_(WithLocations(std::move(diagnostics))) {}
 
-Error::Error(const std::string& message) : Error(Diagnostic{{}, "", "", message}) {}
+Error::Error(const std::string& message) : Error(Diagnostic{.message = message}) {}
 
 void SourceText::Attach(Diagnostic& d) const {
   if (d.where.file != file_ || d.where.line == 0 || !d.source_line.empty()) return;

@@ -67,7 +67,8 @@ class Diagnostics {
  public:
   void Add(Diagnostic diagnostic) { items_.push_back(std::move(diagnostic)); }
   void Add(const Origin& where, std::string field, std::string message) {
-    items_.push_back(Diagnostic{where, subject_, std::move(field), std::move(message)});
+    items_.push_back(
+        Diagnostic{.where = where, .subject = subject_, .field = std::move(field), .message = std::move(message)});
   }
   void Append(const std::vector<Diagnostic>& more) { items_.insert(items_.end(), more.begin(), more.end()); }
   void set_subject(std::string subject) { subject_ = std::move(subject); }

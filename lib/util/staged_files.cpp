@@ -239,11 +239,11 @@ void StagedFiles::Commit() {
         case FileWriter::Kind::kOther: why = "is not a regular file"; break;
       }
     } catch (const Error& e) {
-      refused.push_back(Diagnostic{{}, "", "", fmt::format("{}{}; no file was replaced", context_, e.what())});
+      refused.push_back(Diagnostic{.message = fmt::format("{}{}; no file was replaced", context_, e.what())});
       continue;
     }
     if (why != nullptr) {
-      refused.push_back(Diagnostic{{}, "", "", fmt::format("{}{}: {}; no file was replaced", context_, path, why)});
+      refused.push_back(Diagnostic{.message = fmt::format("{}{}: {}; no file was replaced", context_, path, why)});
     }
   }
   if (!refused.empty()) {

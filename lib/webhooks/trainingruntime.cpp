@@ -50,10 +50,12 @@ void ValidateRuntime(const Runtime& runtime, Findings& findings) {
   // Only the ClusterTrainingRuntime webhook warns, and only on create.
   if (runtime.kind == kClusterTrainingRuntimeKind && IsSupportDeprecated(runtime)) {
     findings.Warn(Diagnostic{
-        runtime.positions.Find(fmt::format("metadata.labels[{}]", kLabelSupport)), subject, "",
-        fmt::format("ClusterTrainingRuntime \"{}\" is deprecated and will be removed in a future release of Kubeflow "
-                    "Trainer. See runtime deprecation policy: {}",
-                    runtime.metadata.name, kRuntimeDeprecationPolicyURL)});
+        .where = runtime.positions.Find(fmt::format("metadata.labels[{}]", kLabelSupport)),
+        .subject = subject,
+        .message = fmt::format(
+            "ClusterTrainingRuntime \"{}\" is deprecated and will be removed in a future release of Kubeflow "
+            "Trainer. See runtime deprecation policy: {}",
+            runtime.metadata.name, kRuntimeDeprecationPolicyURL)});
   }
   const Tree* rjobs = runtime.spec.template_.spec.Find("replicatedJobs");
   if (rjobs == nullptr || !rjobs->IsList()) return;
@@ -70,7 +72,10 @@ void ValidateRuntime(const Runtime& runtime, Findings& findings) {
     const Tree& sent = received && received->IsList() && i < received->items().size() ? received->items()[i] : rjob;
     const Tree* replicas = sent.IsMap() ? sent.Find("replicas") : nullptr;
     if (replicas != nullptr && replicas->IsInt() && replicas->AsInt() != 1) {
-      findings.Reject(Diagnostic{KeyOrigin(sent, "replicas"), subject, path + ".replicas", "always must be 1"});
+      findings.Reject(Diagnostic{.where = KeyOrigin(sent, "replicas"),
+                                 .subject = subject,
+                                 .field = path + ".replicas",
+                                 .message = "always must be 1"});
     }
     const Tree* pod_spec = At(rjob, {"template", "spec", "template", "spec"});
     const Tree* containers = pod_spec ? pod_spec->Find("containers") : nullptr;
@@ -81,8 +86,11 @@ void ValidateRuntime(const Runtime& runtime, Findings& findings) {
     }
     if (!found) {
       Origin where = pod_spec ? KeyOrigin(*pod_spec, "containers") : rjob.origin();
-      findings.Reject(Diagnostic{where, subject, path + ".template.spec.template.spec.containers",
-                                 fmt::format("must contain the required container for the ancestor: {}", *ancestor)});
+      findings.Reject(
+          Diagnostic{.where = where,
+                     .subject = subject,
+                     .field = path + ".template.spec.template.spec.containers",
+                     .message = fmt::format("must contain the required container for the ancestor: {}", *ancestor)});
     }
   }
 }

@@ -125,10 +125,12 @@ std::optional<Info> ValidateTrainJob(const TrainJob& job, const Runtime& runtime
   std::string subject = Subject(job);
   if (runtime.kind == kClusterTrainingRuntimeKind && IsSupportDeprecated(runtime)) {
     findings.Warn(Diagnostic{
-        job.positions.Find("spec.runtimeRef.name"), subject, "",
-        fmt::format("Referenced ClusterTrainingRuntime \"{}\" is deprecated and will be removed in a future release of "
-                    "Kubeflow Trainer. See runtime deprecation policy: {}",
-                    runtime.metadata.name, kRuntimeDeprecationPolicyURL)});
+        .where = job.positions.Find("spec.runtimeRef.name"),
+        .subject = subject,
+        .message = fmt::format(
+            "Referenced ClusterTrainingRuntime \"{}\" is deprecated and will be removed in a future release of "
+            "Kubeflow Trainer. See runtime deprecation policy: {}",
+            runtime.metadata.name, kRuntimeDeprecationPolicyURL)});
   }
   // Upstream ignores an error building the Info and hands the plugins none.
   std::optional<Info> info;

@@ -23,6 +23,7 @@
 #include "k8s/quantity_advice.h"
 #include "util/field_path.h"
 #include "util/quote.h"
+#include "util/strings.h"
 
 namespace trainer {
 
@@ -201,17 +202,6 @@ bool IsOneOf(std::string_view list, std::string_view value) {
     if (list.substr(0, bar) == value) return true;
     if (bar == std::string_view::npos) return false;
     list.remove_prefix(bar + 1);
-  }
-}
-
-std::vector<std::string_view> Split(std::string_view s, char separator) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t end = s.find(separator, start);
-    out.push_back(s.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-    if (end == std::string_view::npos) return out;
-    start = end + 1;
   }
 }
 

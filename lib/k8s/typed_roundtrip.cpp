@@ -27,6 +27,7 @@
 
 #include "k8s/quantity.h"
 #include "k8s/quantity_advice.h"
+#include "util/strconv.h"
 #include "util/suggest.h"
 
 namespace trainer {
@@ -1059,34 +1060,6 @@ std::string Join(const std::string& path, std::string_view name) {
   return path.empty() ? std::string(name) : fmt::format("{}.{}", path, name);
 }
 
-// A YAML float as the float64 kubectl's YAML-to-JSON conversion would decode it.
-std::optional<double> ParseFloat(std::string_view text) {
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  double value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
-    return std::nullopt;
-  }
-  return value;
-}
-
-// The text encoding/json writes for a float64: shortest digits, fixed notation between 1e-6 and
-// 1e21, exponent form outside ("1e-7", "1e+21").
-std::string GoFloatText(double value) {
-  const double magnitude = std::fabs(value);
-  const bool exponent = magnitude != 0 && (magnitude < 1e-6 || magnitude >= 1e21);
-  char buffer[64];
-  const auto result =
-      std::to_chars(buffer, buffer + sizeof buffer, value,
-                    exponent ? std::chars_format::scientific : std::chars_format::fixed);
-  std::string text(buffer, result.ptr);
-  const std::size_t n = text.size();
-  if (exponent && n >= 4 && text[n - 4] == 'e' && text[n - 3] == '-' && text[n - 2] == '0') {
-    text.erase(n - 2, 1);
-  }
-  return text;
-}
-
 std::int64_t DaysFromCivil(std::int64_t year, unsigned month, unsigned day) {
   year -= month <= 2 ? 1 : 0;
   const std::int64_t era = (year >= 0 ? year : year - 399) / 400;
@@ -1385,7 +1358,7 @@ class RoundTripper {
       return;
     }
     if (value.IsFloat()) {
-      const std::optional<double> number = ParseFloat(value.text());
+      const std::optional<double> number = ParseFloat64(value.text());
       if (!number || std::trunc(*number) != *number || std::fabs(*number) >= 0x1p63) {
         Mismatch(path, value, expected);
         return;
@@ -1462,7 +1435,7 @@ std::optional<std::string> QuantityText(const Tree& value) {
   if (value.IsNull()) return std::string(1, '0');  // not "0": GCC 12 -Wrestrict false positive under the sanitizers
   if (value.IsInt()) return value.text();
   if (value.IsFloat()) {
-    const std::optional<double> number = ParseFloat(value.text());
+    const std::optional<double> number = ParseFloat64(value.text());
     return number ? GoFloatText(*number) : value.text();
   }
   if (!value.IsString()) return std::nullopt;

@@ -22,20 +22,13 @@
 
 #include "util/error.h"
 #include "util/quote.h"
+#include "util/strconv.h"
 
 namespace trainer {
 
 namespace {
 
 constexpr std::string_view kStrTag = "tag:yaml.org,2002:str";
-
-bool IsDigits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
 
 // go-yaml v2's float syntax: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
 bool IsYamlFloat(std::string_view s) {
@@ -62,56 +55,7 @@ bool IsYamlFloat(std::string_view s) {
 // A float that Go's strconv.ParseFloat accepts: the syntax above, and not beyond float64's range.
 bool IsFiniteYamlFloat(const std::string& s) {
   if (!IsYamlFloat(s)) return false;
-  return std::isfinite(std::strtod(s.c_str(), nullptr));
-}
-
-// Go's strconv.ParseInt(s, 0, 64) and, for values beyond int64, ParseUint(s, 0, 64): an optional
-// sign, then 0x/0X hex, 0o/0O or a bare leading 0 octal, 0b/0B binary, or decimal digits.
-enum class IntSyntax { kNotInt, kInt64, kUint64, kTooLarge };
-IntSyntax ParseGoInt(std::string_view s, std::int64_t& value, std::uint64_t& magnitude) {
-  bool negative = false;
-  bool signed_text = !s.empty() && (s[0] == '+' || s[0] == '-');
-  if (signed_text) {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  int base = 10;
-  if (s.size() > 1 && s[0] == '0') {
-    char p = s[1];
-    if (p == 'x' || p == 'X') {
-      base = 16, s.remove_prefix(2);
-    } else if (p == 'o' || p == 'O') {
-      base = 8, s.remove_prefix(2);
-    } else if (p == 'b' || p == 'B') {
-      base = 2, s.remove_prefix(2);
-    } else {
-      base = 8, s.remove_prefix(1);
-    }
-  }
-  if (s.empty()) return IntSyntax::kNotInt;
-  magnitude = 0;
-  bool overflow = false;
-  for (char c : s) {
-    int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
-    if (digit >= base) return IntSyntax::kNotInt;
-    if (magnitude > (std::numeric_limits<std::uint64_t>::max() - static_cast<std::uint64_t>(digit)) /
-                        static_cast<std::uint64_t>(base)) {
-      overflow = true;
-    }
-    magnitude = magnitude * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(digit);
-  }
-  constexpr std::uint64_t kMaxInt64 = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  if (!overflow && !negative && magnitude <= kMaxInt64) {
-    value = static_cast<std::int64_t>(magnitude);
-    return IntSyntax::kInt64;
-  }
-  if (!overflow && negative && magnitude <= kMaxInt64 + 1) {
-    value = magnitude == kMaxInt64 + 1 ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(magnitude);
-    return IntSyntax::kInt64;
-  }
-  // ParseUint takes no sign.
-  if (!overflow && !signed_text) return IntSyntax::kUint64;
-  return IntSyntax::kTooLarge;
+  return GoFloatInRange(s);
 }
 
 // What ScanText found: the offset of the first character it stops at, and that character (or
@@ -795,14 +739,14 @@ Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
   std::int64_t value = 0;
   std::uint64_t magnitude = 0;
   switch (ParseGoInt(plain, value, magnitude)) {
-    case IntSyntax::kInt64: {
+    case GoIntSyntax::kInt64: {
       Tree i = Tree::Int(value, origin);
       i.set_spelling(text);
       return i;
     }
-    case IntSyntax::kUint64: return Tree::Float(std::to_string(magnitude), origin);  // beyond int64
-    case IntSyntax::kTooLarge:
-    case IntSyntax::kNotInt: break;
+    case GoIntSyntax::kUint64: return Tree::Float(std::to_string(magnitude), origin);  // beyond int64
+    case GoIntSyntax::kTooLarge:
+    case GoIntSyntax::kNotInt: break;
   }
   if (IsFiniteYamlFloat(plain)) return Tree::Float(plain, origin);
   // go-yaml keeps integers beyond 64 bits as big integers; decimal ones are kept as their digits.

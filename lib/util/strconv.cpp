@@ -80,7 +80,10 @@ std::optional<std::int64_t> ParseGoInt64(std::string_view text) {
   return static_cast<std::int64_t>(negative ? std::uint64_t{0} - magnitude : magnitude);
 }
 
-bool GoFloatInRange(const std::string& text) { return std::isfinite(std::strtod(text.c_str(), nullptr)); }
+bool GoFloatInRange(std::string_view text) {
+  const std::string terminated(text);
+  return std::isfinite(std::strtod(terminated.c_str(), nullptr));
+}
 
 std::optional<double> ParseFloat64(std::string_view text) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);

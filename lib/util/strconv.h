@@ -32,7 +32,7 @@ std::optional<std::int64_t> ParseGoInt64(std::string_view text);
 // Whether strconv.ParseFloat(text, 64) takes `text`, which already has the syntax of a decimal
 // float, as within float64's range: a value that underflows reads as zero, one that overflows is
 // an error.
-bool GoFloatInRange(const std::string& text);
+bool GoFloatInRange(std::string_view text);
 
 // A float as the float64 kubectl's YAML-to-JSON conversion decodes it, an optional leading "+"
 // allowed; nullopt where the text is no decimal float or lies beyond float64's range, underflow

@@ -8,13 +8,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <istream>
-#include <limits>
 #include <optional>
 #include <streambuf>
 #include <unordered_map>
@@ -22,41 +19,13 @@
 
 #include "util/error.h"
 #include "util/quote.h"
-#include "util/strconv.h"
+#include "yaml/resolve.h"
 
 namespace trainer {
 
 namespace {
 
 constexpr std::string_view kStrTag = "tag:yaml.org,2002:str";
-
-// go-yaml v2's float syntax: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
-bool IsYamlFloat(std::string_view s) {
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
-  std::size_t i = 0;
-  std::size_t int_digits = 0;
-  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++int_digits;
-  std::size_t frac_digits = 0;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++frac_digits;
-    if (int_digits == 0 && frac_digits == 0) return false;
-  } else if (int_digits == 0) {
-    return false;
-  }
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    return IsDigits(s.substr(i));
-  }
-  return i == s.size();
-}
-
-// A float that Go's strconv.ParseFloat accepts: the syntax above, and not beyond float64's range.
-bool IsFiniteYamlFloat(const std::string& s) {
-  if (!IsYamlFloat(s)) return false;
-  return GoFloatInRange(s);
-}
 
 // What ScanText found: the offset of the first character it stops at, and that character (or
 // kNotUtf8 for a byte that is not valid UTF-8); npos when it found none.
@@ -703,58 +672,6 @@ class TreeBuilder : public YAML::EventHandler {
 };
 
 }  // namespace
-
-// Follows go-yaml v2's resolve(): a table of words, then by the first character numbers (and
-// timestamps, which stay strings here). Base-60 numbers are strings there too.
-Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
-  static constexpr std::string_view kNull[] = {"", "~", "null", "Null", "NULL"};
-  static constexpr std::string_view kFloatWords[] = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf",
-                                                     "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"};
-  // Every word below and every number starts with one of these: other text is a string (most
-  // names, images and paths). So is letter-led text longer than the words (five characters at most):
-  // no number starts with a letter.
-  if (!text.empty() && std::string_view("~nNyYtTfFoO.+-0123456789").find(text[0]) == std::string_view::npos) {
-    return Tree::String(text, origin);
-  }
-  if (text.size() > 5 && ((text[0] | 0x20) >= 'a' && (text[0] | 0x20) <= 'z')) return Tree::String(text, origin);
-  for (auto w : kNull) {
-    if (text == w) return Tree::Null(origin);
-  }
-  if (std::optional<Tree> b = Tree::BoolWord(text, origin)) return std::move(*b);
-  for (auto w : kFloatWords) {
-    if (text == w) return Tree::Float(text, origin);
-  }
-  char first = text[0];
-  if (first == '.') {
-    if (IsFiniteYamlFloat(text)) return Tree::Float(text, origin);
-    return Tree::String(text, origin);
-  }
-  if (!(first == '+' || first == '-' || (first >= '0' && first <= '9'))) return Tree::String(text, origin);
-  // Digits and signs: underscores are dropped, then an integer, a float or a binary integer.
-  std::string plain;
-  plain.reserve(text.size());
-  for (char c : text) {
-    if (c != '_') plain.push_back(c);
-  }
-  std::int64_t value = 0;
-  std::uint64_t magnitude = 0;
-  switch (ParseGoInt(plain, value, magnitude)) {
-    case GoIntSyntax::kInt64: {
-      Tree i = Tree::Int(value, origin);
-      i.set_spelling(text);
-      return i;
-    }
-    case GoIntSyntax::kUint64: return Tree::Float(std::to_string(magnitude), origin);  // beyond int64
-    case GoIntSyntax::kTooLarge:
-    case GoIntSyntax::kNotInt: break;
-  }
-  if (IsFiniteYamlFloat(plain)) return Tree::Float(plain, origin);
-  // go-yaml keeps integers beyond 64 bits as big integers; decimal ones are kept as their digits.
-  std::string_view unsigned_digits = plain;
-  if (!unsigned_digits.empty() && (unsigned_digits[0] == '+' || unsigned_digits[0] == '-')) unsigned_digits.remove_prefix(1);
-  if (IsDigits(unsigned_digits)) return Tree::Float(plain[0] == '+' ? plain.substr(1) : plain, origin);
-  return Tree::String(text, origin);
-}
 
 namespace {
 

@@ -1,5 +1,6 @@
 #include "yaml/resolve.h"
 
+#include <array>
 #include <iterator>
 
 #include "util/strconv.h"
@@ -17,6 +18,13 @@ constexpr BoolSpelling kBoolWords[] = {
 constexpr std::string_view kNullWords[] = {"", "~", "null", "Null", "NULL"};
 constexpr std::string_view kFloatWords[] = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf",
                                             "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"};
+
+// The characters a word or a number starts with.
+constexpr std::array<bool, 256> kHints = [] {
+  std::array<bool, 256> hints{};
+  for (char c : std::string_view("~nNyYtTfFoO.+-0123456789")) hints[static_cast<unsigned char>(c)] = true;
+  return hints;
+}();
 
 // go-yaml v2's float syntax: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
 bool IsYamlFloat(std::string_view s) {
@@ -84,9 +92,7 @@ PlainTag ResolvePlain(std::string_view text, PlainNumber* number) {
   // Every word and every number starts with one of these: other text is a string (most names,
   // images and paths). So is letter-led text longer than the words (five characters at most): no
   // number starts with a letter.
-  if (!text.empty() && std::string_view("~nNyYtTfFoO.+-0123456789").find(text[0]) == std::string_view::npos) {
-    return PlainTag::kString;
-  }
+  if (!text.empty() && !kHints[static_cast<unsigned char>(text[0])]) return PlainTag::kString;
   if (text.size() > 5 && ((text[0] | 0x20) >= 'a' && (text[0] | 0x20) <= 'z')) return PlainTag::kString;
   for (std::string_view w : kNullWords) {
     if (text == w) return PlainTag::kNull;

@@ -254,9 +254,10 @@ void WriteString(std::string_view s, int indent, std::string& out, bool newline_
     WriteLiteral(s, indent, out);
     return;  // a literal block ends with its own newline
   }
-  if (!multiline && !s.empty() && !ReadsAsNonString(s) && styles.plain) {
+  const bool reads_back = !multiline && !s.empty() && !ReadsAsNonString(s);
+  if (reads_back && styles.plain) {
     out.append(s);
-  } else if (!multiline && !s.empty() && !ReadsAsNonString(s) && styles.single_quoted) {
+  } else if (reads_back && styles.single_quoted) {
     WriteSingleQuoted(s, out);
   } else {
     WriteDoubleQuoted(s, out);
@@ -267,9 +268,12 @@ void WriteString(std::string_view s, int indent, std::string& out, bool newline_
 void WriteKey(std::string_view key, std::string& out) {
   if (PlainAtOnce(key)) {
     out.append(key);
-  } else if (!key.empty() && !ReadsAsNonString(key) && AnalyzeScalar(key).plain) {
+    return;
+  }
+  const bool reads_back = !key.empty() && !ReadsAsNonString(key);
+  if (reads_back && AnalyzeScalar(key).plain) {
     out.append(key);
-  } else if (!key.empty() && !ReadsAsNonString(key) && AnalyzeScalar(key).single_quoted && key.find('\n') == std::string_view::npos) {
+  } else if (reads_back && AnalyzeScalar(key).single_quoted && key.find('\n') == std::string_view::npos) {
     WriteSingleQuoted(key, out);
   } else {
     WriteDoubleQuoted(key, out);

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <functional>
@@ -23,6 +22,8 @@
 #include "k8s/quantity_advice.h"
 #include "util/field_path.h"
 #include "util/quote.h"
+#include "util/rfc3339.h"
+#include "util/strings.h"
 
 namespace trainer {
 
@@ -209,17 +210,6 @@ bool IsOneOf(std::string_view list, std::string_view value) {
   }
 }
 
-std::vector<std::string_view> Split(std::string_view s, char separator) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t end = s.find(separator, start);
-    out.push_back(s.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-    if (end == std::string_view::npos) return out;
-    start = end + 1;
-  }
-}
-
 // Go's encoding/json for a scalar: strings quoted with HTML-safe escapes, numbers and booleans as is.
 std::string JsonScalar(const Tree& v) {
   if (v.IsNull()) return "null";
@@ -233,32 +223,7 @@ std::string JsonScalar(const Tree& v) {
 std::string BadValue(const Tree& v) { return v.IsString() ? GoQuote(v.text()) : v.text(); }
 
 // strfmt's IsDateTime: a full date, "T", then hh:mm:ss with optional fraction and a zone.
-bool IsDate(std::string_view s) {
-  static const std::regex kDate("^([0-9]{4})-([0-9]{2})-([0-9]{2})$");
-  std::string text(s);
-  std::smatch m;
-  if (!std::regex_match(text, m, kDate)) return false;
-  int year = static_cast<int>(Number(m[1].str()));
-  int month = static_cast<int>(Number(m[2].str()));
-  int day = static_cast<int>(Number(m[3].str()));
-  if (month < 1 || month > 12 || day < 1) return false;
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return day <= kDays[month - 1] + (month == 2 && leap ? 1 : 0);
-}
-
-bool IsDateTime(std::string_view s) {
-  if (s.size() < 4) return false;
-  std::string lower(s);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  std::vector<std::string_view> parts = Split(lower, 't');
-  if (parts.size() < 2 || !IsDate(parts[0])) return false;
-  static const std::regex kTime("^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$");
-  std::string time(parts[1]);
-  std::smatch m;
-  if (!std::regex_search(time, m, kTime)) return false;
-  return m[1].str() <= "23" && m[2].str() <= "59" && m[3].str() <= "59";
-}
+bool IsDateTime(std::string_view s) { return ParseRfc3339(s, Rfc3339Reader::kOpenApi).has_value(); }
 
 // ---- CEL rules ---------------------------------------------------------------------------------
 

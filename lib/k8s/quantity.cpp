@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "util/strconv.h"
+
 namespace trainer {
 namespace {
 
@@ -440,7 +442,6 @@ struct Pieces {
   std::string_view suffix;
 };
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsSuffixLetter(char c) { return std::string_view("eEinumkKMGTP").find(c) != std::string_view::npos; }
 
 // false means the text does not have the shape of a quantity.
@@ -480,25 +481,6 @@ bool SplitQuantity(std::string_view text, Pieces& out) {
   while (pos < end && IsDigit(text[pos])) ++pos;
   out.suffix = text.substr(suffix_begin);
   return pos == end;
-}
-
-// strconv.ParseInt(text, 10, 64).
-std::optional<std::int64_t> ParseGoInt64(std::string_view text) {
-  bool negative = false;
-  if (!text.empty() && (text[0] == '+' || text[0] == '-')) {
-    negative = text[0] == '-';
-    text.remove_prefix(1);
-  }
-  if (text.empty()) return std::nullopt;
-  const std::uint64_t limit = negative ? std::uint64_t{1} << 63 : (std::uint64_t{1} << 63) - 1;
-  std::uint64_t magnitude = 0;
-  for (char c : text) {
-    if (!IsDigit(c)) return std::nullopt;
-    std::uint64_t digit = static_cast<std::uint64_t>(c - '0');
-    if (magnitude > (limit - digit) / 10) return std::nullopt;
-    magnitude = magnitude * 10 + digit;
-  }
-  return static_cast<std::int64_t>(negative ? std::uint64_t{0} - magnitude : magnitude);
 }
 
 struct SuffixMeaning {

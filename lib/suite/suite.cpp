@@ -16,6 +16,7 @@
 #include "diff/unified.h"
 #include "util/error.h"
 #include "util/quote.h"
+#include "util/strings.h"
 #include "yaml/reader.h"
 #include "yaml/writer.h"
 
@@ -34,28 +35,11 @@ constexpr const char* kOrderDependent = "order-dependent";
 constexpr const char* kCaseFiles[] = {kInput, kArgs, kCurrent, kLegacy, kError};
 constexpr const char* kArrow = " → ";
 
-std::vector<std::string> Split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::string part;
-  std::istringstream in(text);
-  while (std::getline(in, part, separator)) parts.push_back(part);
-  return parts;
-}
-
 std::vector<std::string> Words(const std::string& text) {
   std::vector<std::string> words;
   std::istringstream in(text);
   for (std::string w; in >> w;) words.push_back(w);
   return words;
-}
-
-std::string Join(const std::vector<std::string>& parts, std::string_view separator) {
-  std::string out;
-  for (const auto& p : parts) {
-    if (!out.empty()) out += separator;
-    out += p;
-  }
-  return out;
 }
 
 std::string Trim(std::string s) {
@@ -65,7 +49,10 @@ std::string Trim(std::string s) {
 
 // Appends the lines of `text` to `lines`, each indented.
 void AppendIndented(std::vector<std::string>& lines, const std::string& text, const std::string& indent) {
-  for (const std::string& line : Split(text, '\n')) lines.push_back(indent + line);
+  if (text.empty()) return;
+  std::string_view body = text;
+  if (body.back() == '\n') body.remove_suffix(1);  // a final line break ends the last line
+  for (std::string_view line : Split(body, '\n')) lines.push_back(indent + std::string(line));
 }
 
 // The error as `trainer render` prints it on stderr (not on a terminal), which is what an `error`
@@ -145,8 +132,8 @@ std::vector<std::string> CompareObjects(const std::string& file, const std::vect
     for (const Tree& t : expected) want.push_back(Label(t));
     for (const Tree& t : rendered) got.push_back(Label(t));
     lines.push_back(file + ": the objects are rendered in another order:");
-    lines.push_back("  expected: " + Join(want, ", "));
-    lines.push_back("  rendered: " + Join(got, ", "));
+    lines.push_back(fmt::format("  expected: {}", fmt::join(want, ", ")));
+    lines.push_back(fmt::format("  rendered: {}", fmt::join(got, ", ")));
   }
   return lines;
 }
@@ -255,9 +242,9 @@ class CaseRunner {
       (c.content ? wrote : removed).push_back(name);
     }
     std::vector<std::string> parts;
-    if (!wrote.empty()) parts.push_back("wrote " + Join(wrote, ", "));
-    if (!removed.empty()) parts.push_back("removed " + Join(removed, ", "));
-    result_.action = Join(parts, "; ");
+    if (!wrote.empty()) parts.push_back(fmt::format("wrote {}", fmt::join(wrote, ", ")));
+    if (!removed.empty()) parts.push_back(fmt::format("removed {}", fmt::join(removed, ", ")));
+    result_.action = fmt::format("{}", fmt::join(parts, "; "));
   }
 
  private:
@@ -313,7 +300,7 @@ class CaseRunner {
       names.emplace_back(name);
       if (updating()) Remove(name);
     }
-    Differs(fmt::format("obsolete {}: no input.yaml or args produces {}", Join(names, ", "),
+    Differs(fmt::format("obsolete {}: no input.yaml or args produces {}", fmt::join(names, ", "),
                         names.size() == 1 ? "it" : "them"));
   }
 
@@ -322,7 +309,7 @@ class CaseRunner {
     bool has_error = Has(kError);
     if (!outputs.empty()) {
       Differs(fmt::format("obsolete {}: the rendering now fails:",
-                          Join(std::vector<std::string>(outputs.begin(), outputs.end()), ", ")));
+                          fmt::join(outputs, ", ")));
       AppendIndented(result_.report, message, "  ");
       if (updating()) {
         for (const char* name : outputs) Remove(name);
@@ -664,7 +651,7 @@ std::string FormatText(const SuiteResult& result) {
   for (const CaseResult& c : result.cases) {
     switch (c.status) {
       case CaseResult::Status::kSkipped:
-        out += fmt::format("SKIP {}: {}\n", Printable(c.dir), PrintableLines(Join(c.report, " ")));
+        out += fmt::format("SKIP {}: {}\n", Printable(c.dir), PrintableLines(fmt::format("{}", fmt::join(c.report, " "))));
         continue;
       case CaseResult::Status::kFailed: out += fmt::format("FAIL {}\n", Printable(c.dir)); break;
       case CaseResult::Status::kPassed:
@@ -693,7 +680,7 @@ std::string FormatJUnit(const SuiteResult& result) {
     std::string open = fmt::format(R"(    <testcase classname="{}" name="{}")",
                                    XmlEscape(Printable(parent.empty() ? "." : parent), true),
                                    XmlEscape(Printable(dir.filename().string()), true));
-    std::string report = Join(c.report, "\n");
+    std::string report = fmt::format("{}", fmt::join(c.report, "\n"));
     switch (c.status) {
       case CaseResult::Status::kPassed:
         if (c.action.empty()) {

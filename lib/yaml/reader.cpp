@@ -8,13 +8,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <istream>
-#include <limits>
 #include <optional>
 #include <streambuf>
 #include <unordered_map>
@@ -22,97 +19,13 @@
 
 #include "util/error.h"
 #include "util/quote.h"
+#include "yaml/resolve.h"
 
 namespace trainer {
 
 namespace {
 
 constexpr std::string_view kStrTag = "tag:yaml.org,2002:str";
-
-bool IsDigits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
-
-// go-yaml v2's float syntax: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
-bool IsYamlFloat(std::string_view s) {
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
-  std::size_t i = 0;
-  std::size_t int_digits = 0;
-  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++int_digits;
-  std::size_t frac_digits = 0;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i, ++frac_digits;
-    if (int_digits == 0 && frac_digits == 0) return false;
-  } else if (int_digits == 0) {
-    return false;
-  }
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    return IsDigits(s.substr(i));
-  }
-  return i == s.size();
-}
-
-// A float that Go's strconv.ParseFloat accepts: the syntax above, and not beyond float64's range.
-bool IsFiniteYamlFloat(const std::string& s) {
-  if (!IsYamlFloat(s)) return false;
-  return std::isfinite(std::strtod(s.c_str(), nullptr));
-}
-
-// Go's strconv.ParseInt(s, 0, 64) and, for values beyond int64, ParseUint(s, 0, 64): an optional
-// sign, then 0x/0X hex, 0o/0O or a bare leading 0 octal, 0b/0B binary, or decimal digits.
-enum class IntSyntax { kNotInt, kInt64, kUint64, kTooLarge };
-IntSyntax ParseGoInt(std::string_view s, std::int64_t& value, std::uint64_t& magnitude) {
-  bool negative = false;
-  bool signed_text = !s.empty() && (s[0] == '+' || s[0] == '-');
-  if (signed_text) {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  int base = 10;
-  if (s.size() > 1 && s[0] == '0') {
-    char p = s[1];
-    if (p == 'x' || p == 'X') {
-      base = 16, s.remove_prefix(2);
-    } else if (p == 'o' || p == 'O') {
-      base = 8, s.remove_prefix(2);
-    } else if (p == 'b' || p == 'B') {
-      base = 2, s.remove_prefix(2);
-    } else {
-      base = 8, s.remove_prefix(1);
-    }
-  }
-  if (s.empty()) return IntSyntax::kNotInt;
-  magnitude = 0;
-  bool overflow = false;
-  for (char c : s) {
-    int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
-    if (digit >= base) return IntSyntax::kNotInt;
-    if (magnitude > (std::numeric_limits<std::uint64_t>::max() - static_cast<std::uint64_t>(digit)) /
-                        static_cast<std::uint64_t>(base)) {
-      overflow = true;
-    }
-    magnitude = magnitude * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(digit);
-  }
-  constexpr std::uint64_t kMaxInt64 = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  if (!overflow && !negative && magnitude <= kMaxInt64) {
-    value = static_cast<std::int64_t>(magnitude);
-    return IntSyntax::kInt64;
-  }
-  if (!overflow && negative && magnitude <= kMaxInt64 + 1) {
-    value = magnitude == kMaxInt64 + 1 ? std::numeric_limits<std::int64_t>::min() : -static_cast<std::int64_t>(magnitude);
-    return IntSyntax::kInt64;
-  }
-  // ParseUint takes no sign.
-  if (!overflow && !signed_text) return IntSyntax::kUint64;
-  return IntSyntax::kTooLarge;
-}
 
 // What ScanText found: the offset of the first character it stops at, and that character (or
 // kNotUtf8 for a byte that is not valid UTF-8); npos when it found none.
@@ -759,58 +672,6 @@ class TreeBuilder : public YAML::EventHandler {
 };
 
 }  // namespace
-
-// Follows go-yaml v2's resolve(): a table of words, then by the first character numbers (and
-// timestamps, which stay strings here). Base-60 numbers are strings there too.
-Tree ResolvePlainScalar(const std::string& text, const Origin& origin) {
-  static constexpr std::string_view kNull[] = {"", "~", "null", "Null", "NULL"};
-  static constexpr std::string_view kFloatWords[] = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf",
-                                                     "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"};
-  // Every word below and every number starts with one of these: other text is a string (most
-  // names, images and paths). So is letter-led text longer than the words (five characters at most):
-  // no number starts with a letter.
-  if (!text.empty() && std::string_view("~nNyYtTfFoO.+-0123456789").find(text[0]) == std::string_view::npos) {
-    return Tree::String(text, origin);
-  }
-  if (text.size() > 5 && ((text[0] | 0x20) >= 'a' && (text[0] | 0x20) <= 'z')) return Tree::String(text, origin);
-  for (auto w : kNull) {
-    if (text == w) return Tree::Null(origin);
-  }
-  if (std::optional<Tree> b = Tree::BoolWord(text, origin)) return std::move(*b);
-  for (auto w : kFloatWords) {
-    if (text == w) return Tree::Float(text, origin);
-  }
-  char first = text[0];
-  if (first == '.') {
-    if (IsFiniteYamlFloat(text)) return Tree::Float(text, origin);
-    return Tree::String(text, origin);
-  }
-  if (!(first == '+' || first == '-' || (first >= '0' && first <= '9'))) return Tree::String(text, origin);
-  // Digits and signs: underscores are dropped, then an integer, a float or a binary integer.
-  std::string plain;
-  plain.reserve(text.size());
-  for (char c : text) {
-    if (c != '_') plain.push_back(c);
-  }
-  std::int64_t value = 0;
-  std::uint64_t magnitude = 0;
-  switch (ParseGoInt(plain, value, magnitude)) {
-    case IntSyntax::kInt64: {
-      Tree i = Tree::Int(value, origin);
-      i.set_spelling(text);
-      return i;
-    }
-    case IntSyntax::kUint64: return Tree::Float(std::to_string(magnitude), origin);  // beyond int64
-    case IntSyntax::kTooLarge:
-    case IntSyntax::kNotInt: break;
-  }
-  if (IsFiniteYamlFloat(plain)) return Tree::Float(plain, origin);
-  // go-yaml keeps integers beyond 64 bits as big integers; decimal ones are kept as their digits.
-  std::string_view unsigned_digits = plain;
-  if (!unsigned_digits.empty() && (unsigned_digits[0] == '+' || unsigned_digits[0] == '-')) unsigned_digits.remove_prefix(1);
-  if (IsDigits(unsigned_digits)) return Tree::Float(plain[0] == '+' ? plain.substr(1) : plain, origin);
-  return Tree::String(text, origin);
-}
 
 namespace {
 

@@ -8,16 +8,16 @@
 #include <string_view>
 #include <vector>
 
+#include "yaml/resolve.h"  // ResolvePlainScalar, for the readers of plain scalars
 #include "yaml/tree.h"
 
 namespace trainer {
 
 // What one rendering may hold: `trainer render` fails past it (the output size limit, counted over
 // the whole run) and `trainer diff FROM TO` reads a stream of that much (RenderingLimits), so that
-// diff reads back whatever render writes. A value (a map key counts as one) takes 11 to 33 bytes in
-// the renderings of tests/cases/: the value limit, one per 8 bytes, is met before the byte limit only
-// by an unusually dense rendering, and it bounds the memory diff takes for a stream of short values
-// (some 125 bytes a value).
+// diff reads back whatever render writes. The value limit (a map key counts as one), one per 8
+// bytes, is met before the byte limit only by an unusually dense rendering, and it bounds the memory
+// diff takes for a stream of short values.
 constexpr std::size_t kMaxRenderedBytes = std::size_t{256} * 1024 * 1024;
 constexpr std::size_t kMaxRenderedValues = kMaxRenderedBytes / 8;
 
@@ -74,9 +74,5 @@ std::optional<std::string> DecodeUtf16(std::string_view content, const std::stri
 // from its start, through yaml-cpp's event API alone.
 void ForEachYamlDocument(std::string_view content, const std::string* file,
                          const std::function<void(Tree&)>& each, const ReadLimits& limits = {});
-
-// The type a plain (unquoted) scalar resolves to, as go-yaml v2 (and so kubectl) resolves it;
-// for the writers' quoting decisions too.
-Tree ResolvePlainScalar(const std::string& text, const Origin& origin);
 
 }  // namespace trainer

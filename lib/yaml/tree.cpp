@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "util/quote.h"
+#include "yaml/resolve.h"
 
 namespace trainer {
 
@@ -17,18 +18,6 @@ Tree Tree::Bool(bool value, Origin origin) {
 
 namespace {
 
-// The words a plain scalar resolves to a boolean with, as go-yaml v2 resolves them; first the
-// canonical ones.
-struct BoolSpelling {
-  std::string_view word;
-  bool value;
-};
-constexpr BoolSpelling kBoolWords[] = {
-    {"true", true},  {"false", false}, {"y", true},  {"Y", true},  {"yes", true},   {"Yes", true},
-    {"YES", true},   {"True", true},   {"TRUE", true}, {"on", true}, {"On", true},  {"ON", true},
-    {"n", false},    {"N", false},     {"no", false},  {"No", false}, {"NO", false}, {"False", false},
-    {"FALSE", false}, {"off", false},  {"Off", false}, {"OFF", false}};
-
 // The room Set and Append make in an empty collection: most maps built key by key (a container,
 // an environment variable, an owner reference) have a few keys.
 constexpr std::size_t kFirstCapacity = 4;
@@ -36,18 +25,16 @@ constexpr std::size_t kFirstCapacity = 4;
 }  // namespace
 
 std::optional<Tree> Tree::BoolWord(std::string_view word, Origin origin) {
-  for (std::size_t i = 0; i < std::size(kBoolWords); ++i) {
-    if (kBoolWords[i].word != word) continue;
-    Tree t = Bool(kBoolWords[i].value, origin);
-    if (i > 1) t.spelling_ = static_cast<std::uint8_t>(i);
-    return t;
-  }
-  return std::nullopt;
+  const std::optional<std::uint8_t> i = FindBoolWord(word);
+  if (!i) return std::nullopt;
+  Tree t = Bool(BoolWordAt(*i).value, origin);
+  if (*i > 1) t.spelling_ = *i;
+  return t;
 }
 
 std::optional<std::string_view> Tree::Spelling() const {
   switch (type_) {
-    case Type::kBool: return spelling_ != 0 ? kBoolWords[spelling_].word : std::string_view(text_);
+    case Type::kBool: return spelling_ != 0 ? BoolWordAt(spelling_).word : std::string_view(text_);
     case Type::kInt:
       if (spelling_ != 0) return std::nullopt;
       return std::string_view(text_);

@@ -137,7 +137,7 @@ class Tree {
 
   Type type_ = Type::kNull;
   bool boolean_ = false;
-  // A boolean: its word's index in the table of tree.cpp (BoolWord), 0 for its canonical text. An
+  // A boolean: its word's index among the boolean words (resolve.h), 0 for its canonical text. An
   // integer: 1 when written otherwise than in decimal. Ignored by comparisons.
   std::uint8_t spelling_ = 0;
   std::int64_t integer_ = 0;

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "util/quote.h"
+#include "util/strconv.h"
+#include "yaml/resolve.h"
 
 namespace trainer {
 
@@ -47,119 +49,12 @@ struct AsciiCodePoints {
 bool IsLetter(char32_t c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0xC0;
 }
-bool IsDigit(char32_t c) { return c >= '0' && c <= '9'; }
 
-// ---- What a plain scalar would read back as (go-yaml v2's resolver) ----------------------------
+// ---- What a plain scalar would read back as ------------------------------------------------
 
-bool IsGoInt(std::string_view s) {
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
-  if (s.empty()) return false;
-  int base = 10;
-  if (s.size() > 1 && s[0] == '0') {
-    if (s[1] == 'x' || s[1] == 'X') base = 16, s.remove_prefix(2);
-    else if (s[1] == 'b' || s[1] == 'B') base = 2, s.remove_prefix(2);
-    else if (s[1] == 'o' || s[1] == 'O') base = 8, s.remove_prefix(2);
-    else base = 8, s.remove_prefix(1);
-  }
-  if (s.empty()) return false;
-  for (char c : s) {
-    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
-    if (d >= base) return false;
-  }
-  return true;
-}
-
-bool IsGoFloat(std::string_view s) {
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
-  // go-yaml only tries floats that look like YAML floats: no inf/nan words, no hex.
-  std::size_t i = 0, digits = 0;
-  while (i < s.size() && IsDigit(static_cast<unsigned char>(s[i]))) ++i, ++digits;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && IsDigit(static_cast<unsigned char>(s[i]))) ++i, ++digits;
-  }
-  if (digits == 0) return false;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    std::size_t exp_digits = 0;
-    while (i < s.size() && IsDigit(static_cast<unsigned char>(s[i]))) ++i, ++exp_digits;
-    if (exp_digits == 0) return false;
-  }
-  return i == s.size();
-}
-
-// "1:20" style sexagesimal numbers, which go-yaml v2 quotes.
-bool IsBase60(std::string_view s) {
-  if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);
-  if (s.empty() || !IsDigit(static_cast<unsigned char>(s[0]))) return false;
-  std::size_t i = 0;
-  while (i < s.size() && (IsDigit(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
-  bool any = false;
-  while (i < s.size() && s[i] == ':') {
-    ++i;
-    // each sexagesimal digit group is [0-5]?[0-9]
-    std::size_t d = 0;
-    while (i < s.size() && IsDigit(static_cast<unsigned char>(s[i]))) ++i, ++d;
-    if (d == 0 || d > 2 || (d == 2 && s[i - 2] > '5')) return false;
-    any = true;
-  }
-  if (!any) return false;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && (IsDigit(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
-  }
-  return i == s.size();
-}
-
-// The layouts go-yaml v2 reads as timestamps: 2006-1-2, optionally followed by "T", "t" or " "
-// and 15:4:5, fractional seconds, and a zone (Z or +07:00) after the T form.
-bool IsTimestamp(std::string_view s) {
-  std::size_t i = 0;
-  auto digits = [&](std::size_t min, std::size_t max) {
-    std::size_t n = 0;
-    while (i < s.size() && IsDigit(static_cast<unsigned char>(s[i])) && n < max) ++i, ++n;
-    return n >= min;
-  };
-  auto expect = [&](char c) { return i < s.size() && s[i] == c ? (++i, true) : false; };
-  if (!(digits(4, 4) && expect('-') && digits(1, 2) && expect('-') && digits(1, 2))) return false;
-  if (i == s.size()) return true;
-  char sep = s[i];
-  if (sep != 'T' && sep != 't' && sep != ' ') return false;
-  ++i;
-  if (!(digits(1, 2) && expect(':') && digits(1, 2) && expect(':') && digits(1, 2))) return false;
-  if (expect('.') && !digits(1, 9)) return false;
-  if (i == s.size()) return true;
-  if (sep == ' ') return false;
-  if (expect('Z')) return i == s.size();
-  if (!(expect('+') || expect('-'))) return false;
-  return digits(2, 2) && expect(':') && digits(2, 2) && i == s.size();
-}
-
-bool ReadsAsNonString(std::string_view s) {
-  // Every word below and every number starts with one of these.
-  if (!s.empty() && std::string_view("~nNyYtTfFoO.+-0123456789").find(s[0]) == std::string_view::npos) return false;
-  static constexpr std::string_view kWords[] = {
-      "", "~", "null", "Null", "NULL", "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
-      "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF",
-      ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN",
-      ".NAN"};
-  char first = s.empty() ? '\0' : s[0];
-  if (s.size() <= 5 && !IsDigit(static_cast<unsigned char>(first))) {  // the longest word; none starts with a digit
-    for (auto w : kWords) {
-      if (w.size() == s.size() && (w.empty() || w[0] == first) && s == w) return true;
-    }
-  }
-  if (!(IsDigit(static_cast<unsigned char>(first)) || first == '+' || first == '-' || first == '.')) return false;
-  std::string plain;
-  if (s.find('_') != std::string_view::npos) {
-    for (char c : s) {
-      if (c != '_') plain.push_back(c);
-    }
-  }
-  std::string_view number = plain.empty() ? s : std::string_view(plain);
-  return IsGoInt(number) || IsGoFloat(number) || IsBase60(s) || IsTimestamp(s);
-}
+// Whether plain `s` would read back as anything but that string: go-yaml v2's encoder asks its
+// resolver, and quotes base-60 numbers besides.
+bool ReadsAsNonString(std::string_view s) { return ResolvePlain(s) != PlainTag::kString || IsBase60Float(s); }
 
 // ---- Which styles libyaml's emitter allows for a scalar (block context) ------------------------
 
@@ -337,15 +232,13 @@ void WriteLiteral(std::string_view s, int indent, std::string& out) {
   }
 }
 
-// Text that is plain at once: it starts with a letter, has no blank, break, ':' or '#', and is not
-// one of YAML's words (y, no, true, null, off...: at most five letters), as most keys, names and
-// images are.
+// Text that is plain at once: it starts with a letter, has no blank, break, ':' or '#', and reads
+// back as a string, as most keys, names and images do.
 bool PlainAtOnce(std::string_view s) {
   if (s.empty()) return false;
   const char c = s.front();
   const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-  if (!letter || !AllQuiet(s)) return false;
-  return s.size() > 5 || std::string_view("nNyYtTfFoO").find(c) == std::string_view::npos || !ReadsAsNonString(s);
+  return letter && AllQuiet(s) && !ReadsAsNonString(s);
 }
 
 // Writes a string scalar after "key: " or "- "; `indent` is the block's content indentation.
@@ -361,9 +254,10 @@ void WriteString(std::string_view s, int indent, std::string& out, bool newline_
     WriteLiteral(s, indent, out);
     return;  // a literal block ends with its own newline
   }
-  if (!multiline && !s.empty() && !ReadsAsNonString(s) && styles.plain) {
+  const bool reads_back = !multiline && !s.empty() && !ReadsAsNonString(s);
+  if (reads_back && styles.plain) {
     out.append(s);
-  } else if (!multiline && !s.empty() && !ReadsAsNonString(s) && styles.single_quoted) {
+  } else if (reads_back && styles.single_quoted) {
     WriteSingleQuoted(s, out);
   } else {
     WriteDoubleQuoted(s, out);
@@ -374,9 +268,12 @@ void WriteString(std::string_view s, int indent, std::string& out, bool newline_
 void WriteKey(std::string_view key, std::string& out) {
   if (PlainAtOnce(key)) {
     out.append(key);
-  } else if (!key.empty() && !ReadsAsNonString(key) && AnalyzeScalar(key).plain) {
+    return;
+  }
+  const bool reads_back = !key.empty() && !ReadsAsNonString(key);
+  if (reads_back && AnalyzeScalar(key).plain) {
     out.append(key);
-  } else if (!key.empty() && !ReadsAsNonString(key) && AnalyzeScalar(key).single_quoted && key.find('\n') == std::string_view::npos) {
+  } else if (reads_back && AnalyzeScalar(key).single_quoted && key.find('\n') == std::string_view::npos) {
     WriteSingleQuoted(key, out);
   } else {
     WriteDoubleQuoted(key, out);

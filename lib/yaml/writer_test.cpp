@@ -248,13 +248,19 @@ TEST_CASE("strings that would read back as timestamps are double-quoted") {
   CHECK(Field("2023-05-01 12:00:00") == "k: \"2023-05-01 12:00:00\"\n");
 }
 
-// Bug: the writer quotes these, but go-yaml v2 reads them back as strings and leaves them plain:
-// "+inf" is neither in its table nor a YAML-style float, "1:60" is no base 60 number (each part
-// after a colon is [0-5]?[0-9]), and "<<" never reaches its table because '<' is no resolver hint.
+// go-yaml v2 reads these back as strings and leaves them plain: "+inf" is neither in its table nor
+// a YAML-style float, "1:60" is no base 60 number (each part after a colon is [0-5]?[0-9]), "<<"
+// never reaches its table because '<' is no resolver hint, and numbers beyond int64, uint64 or
+// float64 that strconv refuses stay strings, but decimal integers, which it keeps as big integers.
 TEST_CASE("strings go-yaml reads back as strings stay plain") {
   CHECK(Field("+inf") == "k: +inf\n");
   CHECK(Field("1:60") == "k: 1:60\n");
   CHECK(Field("<<") == "k: <<\n");
+  CHECK(Field("0x1ffffffffffffffff") == "k: 0x1ffffffffffffffff\n");
+  CHECK(Field("-0x8000000000000001") == "k: -0x8000000000000001\n");
+  CHECK(Field("1e400") == "k: 1e400\n");
+  CHECK(Field("._5") == "k: ._5\n");
+  CHECK(Field("18446744073709551616") == "k: \"18446744073709551616\"\n");
 }
 
 TEST_CASE("strings that look like numbers or words only in part stay plain") {

@@ -434,7 +434,8 @@ class Checker {
   }
 
   void Add(const Origin& where, std::string field, std::string message) {
-    out_.push_back(Diagnostic{where, subject_, std::move(field), std::move(message)});
+    out_.push_back(
+        Diagnostic{.where = where, .subject = subject_, .field = std::move(field), .message = std::move(message)});
     rule_of_.push_back(rule_);
   }
 
@@ -608,8 +609,11 @@ std::optional<Diagnostic> CheckRuntimePatchLimit(const Tree& document, const std
   const Tree* patches = spec && spec->IsMap() ? spec->Find("runtimePatches") : nullptr;
   if (patches == nullptr || !patches->IsList() || patches->items().size() <= kMaxRuntimePatches) return std::nullopt;
   const std::size_t i = static_cast<std::size_t>(patches - spec->items().data());
-  return Diagnostic{spec->KeyOriginAt(i), subject, "spec.runtimePatches",
-                    TooMany(patches->items().size(), std::to_string(kMaxRuntimePatches)) + " (runtime patch limit)"};
+  return Diagnostic{
+      .where = spec->KeyOriginAt(i),
+      .subject = subject,
+      .field = "spec.runtimePatches",
+      .message = TooMany(patches->items().size(), std::to_string(kMaxRuntimePatches)) + " (runtime patch limit)"};
 }
 
 }  // namespace trainer

@@ -577,7 +577,7 @@ bool IsCaseDir(const std::string& dir) {
 std::vector<std::string> FindCases(const std::vector<std::string>& dirs) {
   std::vector<std::string> cases;
   Diagnostics problems;
-  auto problem = [&problems](std::string message) { problems.Add(Diagnostic{{}, "", "", std::move(message)}); };
+  auto problem = [&problems](std::string message) { problems.Add(Diagnostic{.message = std::move(message)}); };
   for (const std::string& dir : dirs) {
     std::error_code ec;
     stdfs::file_status status = stdfs::status(dir, ec);

@@ -492,10 +492,10 @@ class TreeBuilder : public YAML::EventHandler {
   }
 
   [[noreturn]] void Fail(const YAML::Mark& mark, std::string message) const {
-    throw Error(Diagnostic{At(mark), "", "", std::move(message)});
+    throw Error(Diagnostic{.where = At(mark), .message = std::move(message)});
   }
   [[noreturn]] void Fail(const Origin& origin, std::string message) const {
-    throw Error(Diagnostic{origin, "", "", std::move(message)});
+    throw Error(Diagnostic{.where = origin, .message = std::move(message)});
   }
 
   // Collections carry "?" without an explicit tag; the only explicit tag accepted is their own.
@@ -691,22 +691,23 @@ void Parse(std::string_view content, const std::string* file, const ReadLimits& 
     }
   } catch (const YAML::Exception& e) {
     if (const auto* deep = dynamic_cast<const YAML::DeepRecursion*>(&e)) {
-      throw Error(Diagnostic{at(deep->mark), "", "", "nesting too deep (nesting limit)"});
+      throw Error(Diagnostic{.where = at(deep->mark), .message = "nesting too deep (nesting limit)"});
     }
     Origin where = e.mark.is_null() ? Origin::Input(file, 1, 1) : at(e.mark);
     if (std::size_t tab = e.mark.is_null() ? 0 : TabInIndentation(content, e.mark.line); tab != 0) {
-      throw Error(Diagnostic{Origin::Input(file, where.line, static_cast<std::uint32_t>(tab)), "", "",
-                             "malformed YAML: a tab in indentation (YAML indents with spaces only)"});
+      throw Error(Diagnostic{.where = Origin::Input(file, where.line, static_cast<std::uint32_t>(tab)),
+                             .message = "malformed YAML: a tab in indentation (YAML indents with spaces only)"});
     }
     const std::size_t pos = e.mark.is_null() ? content.size() : static_cast<std::size_t>(e.mark.pos);
-    throw Error(Diagnostic{where, "", "", "malformed YAML: " + ExplainYamlError(e.msg, content, pos)});
+    throw Error(Diagnostic{.where = where, .message = "malformed YAML: " + ExplainYamlError(e.msg, content, pos)});
   }
 }
 
 void CheckSize(std::size_t size, const std::string* file, const ReadLimits& limits) {
   if (size > limits.max_bytes) {
-    throw Error(Diagnostic{Origin::Input(file, 1, 1), "", "",
-                           fmt::format("input larger than {} bytes (document size limit)", limits.max_bytes)});
+    throw Error(
+        Diagnostic{.where = Origin::Input(file, 1, 1),
+                   .message = fmt::format("input larger than {} bytes (document size limit)", limits.max_bytes)});
   }
 }
 
@@ -777,11 +778,11 @@ std::optional<std::string> CheckStream(std::string_view content, const std::stri
   std::string_view checked = without_marks ? std::string_view(*without_marks) : content;
   const bool json = ReadAsJson(checked);
   if (Stop stop = ScanText<true>(checked, json); stop.offset != std::string_view::npos) {
-    throw Error(
-        Diagnostic{at_offset(checked, stop.offset), "", "", RefusedCharacter(stop.character, stop.offset, json)});
+    throw Error(Diagnostic{.where = at_offset(checked, stop.offset),
+                           .message = RefusedCharacter(stop.character, stop.offset, json)});
   }
   if (std::size_t deep = FlowNestingPastLimit(checked, limits.max_depth); deep != std::string_view::npos) {
-    throw Error(Diagnostic{at_offset(checked, deep), "", "", NestingMessage(limits)});
+    throw Error(Diagnostic{.where = at_offset(checked, deep), .message = NestingMessage(limits)});
   }
   return without_marks ? std::move(without_marks) : std::move(decoded);
 }
@@ -793,10 +794,11 @@ std::optional<std::string> DecodeUtf16(std::string_view content, const std::stri
   using namespace std::string_view_literals;
   for (std::string_view mark : {"\xFF\xFE\0\0"sv, "\0\0\xFE\xFF"sv}) {
     if (content.starts_with(mark)) {
-      throw Error(Diagnostic{Origin::Input(file, 1, 1), "", "",
-                             fmt::format("UTF-32 text (byte order mark {}): kubectl reads UTF-8 and UTF-16 only; save "
-                                         "the file as UTF-8",
-                                         mark[0] == 0 ? "00 00 FE FF" : "FF FE 00 00")});
+      throw Error(Diagnostic{
+          .where = Origin::Input(file, 1, 1),
+          .message = fmt::format("UTF-32 text (byte order mark {}): kubectl reads UTF-8 and UTF-16 only; save "
+                                 "the file as UTF-8",
+                                 mark[0] == 0 ? "00 00 FE FF" : "FF FE 00 00")});
     }
   }
   const bool little = content.starts_with("\xFF\xFE"sv);
@@ -807,7 +809,7 @@ std::optional<std::string> DecodeUtf16(std::string_view content, const std::stri
   std::size_t line_start = 0;  // in `out`
   auto fail = [&](std::string message) {
     const auto column = static_cast<std::uint32_t>(out.size() - line_start + 1);
-    throw Error(Diagnostic{Origin::Input(file, line, column), "", "", "invalid UTF-16: " + message});
+    throw Error(Diagnostic{.where = Origin::Input(file, line, column), .message = "invalid UTF-16: " + message});
   };
   auto unit = [&](std::size_t i) {
     const auto first = static_cast<unsigned char>(content[i]), second = static_cast<unsigned char>(content[i + 1]);

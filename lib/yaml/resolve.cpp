@@ -135,6 +135,17 @@ PlainTag ResolvePlain(std::string_view text, PlainNumber* number) {
   return IsTimestamp(text) ? PlainTag::kTimestamp : PlainTag::kString;
 }
 
+bool HasNumberSyntax(std::string_view text) {
+  if (text.empty() || !(text[0] == '+' || text[0] == '-' || text[0] == '.' || IsDigit(text[0]))) return false;
+  std::string plain;
+  for (char c : text) {
+    if (c != '_') plain.push_back(c);
+  }
+  std::int64_t value = 0;
+  std::uint64_t magnitude = 0;
+  return ParseGoInt(plain, value, magnitude) != GoIntSyntax::kNotInt || IsYamlFloat(plain);
+}
+
 // "1:20" style sexagesimal numbers, which go-yaml v2 quotes.
 bool IsBase60Float(std::string_view s) {
   if (!s.empty() && (s[0] == '+' || s[0] == '-')) s.remove_prefix(1);

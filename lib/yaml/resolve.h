@@ -26,6 +26,11 @@ struct PlainNumber {
 // `number`, a number's value is stored there.
 PlainTag ResolvePlain(std::string_view text, PlainNumber* number = nullptr);
 
+// Whether plain `text` has the syntax of a YAML 1.1 number (an integer in any base, a float, with
+// underscores), whatever its value. go-yaml v2 reads one beyond int64, uint64 or float64 as a
+// string; YAML 1.1 readers such as PyYAML read each as a number, so the writer quotes them all.
+bool HasNumberSyntax(std::string_view text);
+
 // Whether `text` is a base-60 number ("1:20"), which YAML 1.1 reads as a number and go-yaml v2's
 // resolver as a string: its encoder quotes them besides what its resolver reads otherwise.
 bool IsBase60Float(std::string_view text);

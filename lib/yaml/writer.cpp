@@ -54,7 +54,9 @@ bool IsLetter(char32_t c) {
 
 // Whether plain `s` would read back as anything but that string: go-yaml v2's encoder asks its
 // resolver, and quotes base-60 numbers besides.
-bool ReadsAsNonString(std::string_view s) { return ResolvePlain(s) != PlainTag::kString || IsBase60Float(s); }
+bool ReadsAsNonString(std::string_view s) {
+  return ResolvePlain(s) != PlainTag::kString || IsBase60Float(s) || HasNumberSyntax(s);
+}
 
 // ---- Which styles libyaml's emitter allows for a scalar (block context) ------------------------
 

@@ -1,5 +1,6 @@
 // `trainer test`: options and output.
 #include <cstdio>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,6 +35,7 @@ int RunTest(const TestFlags& flags) {
   const int status = result.failed == 0 ? 0 : 1;
   if (flags.quiet) return status;
   WriteStdout(flags.output == "junit" ? FormatJUnit(result) : FormatText(result));
+  for (const std::string& notice : Notices(result)) std::cerr << "trainer: " << notice << '\n';
   return status;
 }
 

@@ -29,12 +29,18 @@ _trainer_files() {
 }
 
 _trainer() {
-  local cur prev words cword
-  _init_completion 2>/dev/null || {
+  local cur prev words cword split
+  # -s: in --output=j, prev is --output and cur is j, as readline completes the text after '='.
+  _init_completion -s 2>/dev/null || {
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD-1]}
     words=("${COMP_WORDS[@]}")
     cword=$COMP_CWORD
+    if [[ $cur == = ]]; then
+      cur=""
+    elif [[ $prev == = ]]; then
+      prev=${COMP_WORDS[COMP_CWORD-2]}
+    fi
   }
   local program=${words[0]/#\~/$HOME} command="" i
   for ((i = 1; i < cword; i++)); do

@@ -82,8 +82,14 @@ function __trainer_complete
         end
         return
     end
-    # The value of the option before the cursor.
+    # The value of the option before the cursor, or of the token's own in --output=j, whose
+    # candidates keep the "--output=" (fish's file completion keeps it too).
     set -l previous $tokens[-1]
+    set -l prefix
+    if string match -qr -- '^--[^=]+=' $token
+        set previous (string replace -r -- '=.*' '' $token)
+        set prefix $previous=
+    end
     if test (count $tokens) -gt 1; and string match -q -- '-*' $previous
         for option in (__trainer_options $program $command)
             set -l parts (string split \t -- $option)
@@ -91,7 +97,7 @@ function __trainer_complete
             test -n "$parts[2]"; or break  # a flag
             set -l choices (string match -r -- '\{([^}]*)\}' $parts[2])
             if set -q choices[2]
-                string split , -- $choices[2]
+                string split , -- $choices[2] | string replace -r -- '^' "$prefix"
             else if test $previous = --ignore
                 # a field path, not a file
             else if string match -q -- 'DIR*' $parts[2]

@@ -30,7 +30,8 @@ candidates() {
         if [[ -r /usr/share/bash-completion/bash_completion ]]; then source /usr/share/bash-completion/bash_completion; fi
         source "$1"
         COMP_LINE=$2 COMP_POINT=${#2}
-        read -ra COMP_WORDS <<<"$2"
+        # Words as readline splits them: "=" is a word of its own (COMP_WORDBREAKS).
+        read -ra COMP_WORDS <<<"${2//=/ = }"
         if [[ $2 == *" " ]]; then COMP_WORDS+=(""); fi
         COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
         # The function that `complete -F` registered for the command, called as readline would.
@@ -94,6 +95,11 @@ for command in $commands; do
         choices=${argument#*\{}
         choices=${choices%%\}*}
         expect "values of $command $option" "trainer $command $option " ${choices//,/ }
+        # --output=: the values after '='; fish offers whole words, the option included.
+        prefix=
+        [[ $shell == fish ]] && prefix=$option=
+        [[ $option == --* ]] && expect "values of $command $option=" "trainer $command $option=" \
+          $(tr , '\n' <<<"$choices" | sed "s/^/$prefix/")
       elif [[ $option == --ignore ]]; then
         expect "$command $option takes a field path, not a file" "trainer $command $option "
       elif [[ $argument == DIR* ]]; then
@@ -110,6 +116,7 @@ done
 
 expect "render reads YAML and JSON files and directories" "trainer render " job.yaml runtime.yml dump.json jobs runtimes
 expect "render completes a file name" "trainer render -r runtimes jo" job.yaml jobs
+expect "render --output=j completes json" "trainer render job.yaml --output=j" "$([[ $shell == fish ]] && echo --output=)json"
 expect "the value of an option before the last word does not count" "trainer render -o json " \
   job.yaml runtime.yml dump.json jobs runtimes
 expect "diff reads any file (kubectl diff's have no extension)" "trainer diff " \

@@ -39,6 +39,13 @@ check "kubectl trainer render jo<TAB> leaves file names to the shell" test "$(co
 check "kubectl trainer render -o <TAB> completes the formats" test "$(complete render -o '')" = "yaml json name :4 "
 check "kubectl trainer render --output j<TAB> completes json" test "$(complete render jobs.yaml --output j)" = "json :4 "
 check "kubectl trainer diff --color <TAB> completes when" test "$(complete diff --color '')" = "auto always never :4 "
+# --output=j: the values alone, as cobra prints them (the shell keeps "--output=").
+check "kubectl trainer render --output=<TAB> completes the formats" test "$(complete render --output=)" = "yaml json name :4 "
+check "kubectl trainer render --output=j<TAB> completes json" test "$(complete render jobs.yaml --output=j)" = "json :4 "
+check "kubectl trainer diff --color=<TAB> completes when" test "$(complete diff --color=)" = "auto always never :4 "
+check "kubectl trainer render --output-dir=<TAB> completes directories" test "$(complete render --output-dir=)" = ":16 "
+check "kubectl trainer diff --ignore=<TAB> completes no file name" test "$(complete diff --ignore=)" = ":4 "
+check "kubectl trainer render --quiet=<TAB> completes nothing" test "$(complete render --quiet=)" = ":4 "
 check "kubectl trainer render -r <TAB> leaves file names to the shell" test "$(complete render -r '')" = ":0 "
 check "kubectl trainer render --output-dir <TAB> completes directories" test "$(complete render --output-dir '')" = ":16 "
 check "kubectl trainer diff --ignore <TAB> completes no file name" test "$(complete diff --ignore '')" = ":4 "

@@ -485,15 +485,19 @@ constexpr std::string_view kJsonListTail =
 constexpr std::size_t kJsonListValues = 1 + 4 * 2 + 2;
 
 // Why an input that holds no TrainJob (with --probe: no runtime) is an error, as `diff --legacy`
-// says of one: a wrong path or an empty file would otherwise pass unseen.
+// says of one: a wrong path or an empty file would otherwise pass unseen. Each names what the
+// command needs, and --probe where runtimes alone are meant to render.
 std::string NothingRendered(const Inputs& inputs, bool probe) {
   constexpr std::string_view kAllow = "--allow-empty lets an input without TrainJobs pass";
-  if (probe) return fmt::format("no runtime in the inputs: --probe rendered nothing ({})", kAllow);
+  if (probe) {
+    return "no runtime to probe: give ClusterTrainingRuntime or TrainingRuntime files (--allow-empty lets an input "
+           "without runtimes pass)";
+  }
   if (!inputs.runtimes.empty()) {
     return fmt::format(
         "no TrainJob in the inputs, only runtimes: --probe renders each runtime with a probe TrainJob ({})", kAllow);
   }
-  return fmt::format("no TrainJob in the inputs: nothing rendered ({})", kAllow);
+  return fmt::format("no TrainJob in the inputs: nothing rendered (runtimes alone render with --probe; {})", kAllow);
 }
 
 }  // namespace

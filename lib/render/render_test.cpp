@@ -443,7 +443,7 @@ constexpr const char* kPlainRuntime =
 
 }  // namespace
 
-TEST_CASE("an input without TrainJobs is an error that suggests --probe when it holds runtimes, unless allow_empty") {
+TEST_CASE("an input without TrainJobs, or runtimes under --probe, fails saying what renders, unless allow_empty") {
   testing::FakeFileSystem fs;
   fs.files["rt.yaml"] = kPlainRuntime;
   fs.files["empty.yaml"] = "";
@@ -452,12 +452,13 @@ TEST_CASE("an input without TrainJobs is an error that suggests --probe when it 
                     "no TrainJob in the inputs, only runtimes: --probe renders each runtime with a probe TrainJob "
                     "(--allow-empty lets an input without TrainJobs pass)");
   CHECK_THROWS_WITH(RenderTo(Request("empty.yaml", ValidationMode::kStrict), fs, sink),
-                    "no TrainJob in the inputs: nothing rendered (--allow-empty lets an input without TrainJobs pass)");
+                    "no TrainJob in the inputs: nothing rendered (runtimes alone render with --probe; --allow-empty "
+                    "lets an input without TrainJobs pass)");
   RenderRequest probe = Request("empty.yaml", ValidationMode::kStrict);
   probe.probe = true;
   CHECK_THROWS_WITH(RenderTo(probe, fs, sink),
-                    "no runtime in the inputs: --probe rendered nothing (--allow-empty lets an input without "
-                    "TrainJobs pass)");
+                    "no runtime to probe: give ClusterTrainingRuntime or TrainingRuntime files (--allow-empty lets "
+                    "an input without runtimes pass)");
   for (const char* path : {"rt.yaml", "empty.yaml"}) {
     RenderRequest allowed = Request(path, ValidationMode::kStrict);
     allowed.allow_empty = true;

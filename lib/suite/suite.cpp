@@ -366,7 +366,12 @@ class CaseRunner {
       // current.yaml's own comparison says it all, once.
       if (same_as_current && !Has(kLegacy)) continue;
       std::vector<std::string> lines = CompareWithFile(expected, outcome.text, legacy);
-      if (same_as_current && Has(kLegacy)) {
+      if (same_as_current && lines.empty()) {
+        // It asserts what the case asserts without it: no failure, and --update removes it.
+        if (!order_dependent) NoteRedundantLegacy();
+        continue;
+      }
+      if (same_as_current) {
         lines.push_back(
             "obsolete legacy.yaml: the rendering with --legacy is the same as without, which current.yaml holds");
       }
@@ -376,7 +381,7 @@ class CaseRunner {
       for (const std::string& line : lines) Differs(line);
       if (!updating()) continue;
       if (same_as_current) {
-        if (Has(kLegacy)) Remove(kLegacy);
+        Remove(kLegacy);
       } else {
         Write(name, outcome.text);
       }
@@ -389,9 +394,21 @@ class CaseRunner {
     }
   }
 
+  // A legacy.yaml that holds the rendering with --legacy, which is current.yaml's: --update
+  // removes it, saying why; other runs pass the case and count it for the note.
+  void NoteRedundantLegacy() {
+    if (!updating()) {
+      result_.redundant_legacy = true;
+      return;
+    }
+    result_.report.push_back(
+        "redundant legacy.yaml: the rendering with --legacy is the same as without, which current.yaml holds");
+    Remove(kLegacy);
+  }
+
   // Whether a missing legacy.yaml stands for current.yaml: legacy.yaml is kept only where the image
   // behaviour change shows, so that a change to a case is reviewed once; one that no longer
-  // differs is obsolete.
+  // differs is redundant, or obsolete when it does not hold the rendering either.
   bool LegacyDefaultsToCurrent() const { return Has(kCurrent); }
 
   // A case with no current.yaml or legacy.yaml.
@@ -644,6 +661,17 @@ SuiteResult RunSuite(const std::vector<std::string>& case_dirs, SuiteMode mode, 
     suite.cases.push_back(std::move(result));
   }
   return suite;
+}
+
+std::vector<std::string> Notices(const SuiteResult& result) {
+  std::size_t redundant = static_cast<std::size_t>(
+      std::count_if(result.cases.begin(), result.cases.end(), [](const CaseResult& c) { return c.redundant_legacy; }));
+  if (redundant == 0) return {};
+  return {redundant == 1 ? "1 case holds a legacy.yaml that repeats current.yaml (the rendering with --legacy is "
+                           "the same as without); trainer test --update removes it"
+                         : fmt::format("{} cases hold a legacy.yaml that repeats current.yaml (the rendering with "
+                                       "--legacy is the same as without); trainer test --update removes them",
+                                       redundant)};
 }
 
 std::string FormatText(const SuiteResult& result) {

@@ -75,6 +75,9 @@ struct CaseResult {
   std::string action;
   bool recorded = false;  // a new case whose expected files are written for the first time
   std::vector<ExpectedFileChange> changes;
+  // Holds a legacy.yaml that repeats current.yaml, as the rendering with --legacy is the same as
+  // without: the case passes, and --update removes the file (set by runs without --update).
+  bool redundant_legacy = false;
 };
 
 struct SuiteResult {
@@ -98,6 +101,10 @@ CaseResult RunCase(const std::string& dir, SuiteMode mode, FileSystem& fs, const
 
 SuiteResult RunSuite(const std::vector<std::string>& case_dirs, SuiteMode mode, FileSystem& fs,
                      const SuiteOptions& options = {});
+
+// What the report leaves out but the user may act on, one line each, for standard error: the
+// count of cases with a redundant legacy.yaml.
+std::vector<std::string> Notices(const SuiteResult& result);
 
 // The text report: failing, skipped, new and updated cases, then "N passed, N failed[, N skipped]".
 std::string FormatText(const SuiteResult& result);

@@ -347,12 +347,45 @@ SuiteOptions ProjectOptions(const std::string& plugin_order = "") {
   return options;
 }
 
-TEST_CASE("a legacy.yaml the same as the rendering without --legacy is obsolete, and --update removes it") {
+TEST_CASE("a legacy.yaml that repeats current.yaml passes with a note, and --update removes it, saying why") {
   auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", kExpected}});
+  for (SuiteMode mode : {SuiteMode::kCheck, SuiteMode::kRecord}) {
+    SuiteResult result = RunSuite({"s/c"}, mode, fs, ProjectOptions());
+    CHECK(result.passed == 1);
+    CHECK(result.cases[0].report.empty());
+    CHECK(result.cases[0].changes.empty());
+    CHECK(Notices(result) == Lines{"1 case holds a legacy.yaml that repeats current.yaml (the rendering with "
+                                   "--legacy is the same as without); trainer test --update removes it"});
+    CHECK(FormatText(result) == "1 passed, 0 failed\n");
+  }
+  SuiteResult updated = RunSuite({"s/c"}, SuiteMode::kUpdate, fs, ProjectOptions());
+  CHECK(ChangedPaths(updated.cases[0]) == Lines{"remove s/c/legacy.yaml"});
+  CHECK(Notices(updated).empty());
+  CHECK(FormatText(updated) ==
+        "UPDATED s/c: removed legacy.yaml\n"
+        "  redundant legacy.yaml: the rendering with --legacy is the same as without, which current.yaml holds\n"
+        "1 passed, 0 failed\n");
+}
+
+TEST_CASE("the note counts the cases whose legacy.yaml repeats current.yaml") {
+  auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", kExpected}});
+  fs.files["s/d/input.yaml"] = kInput;
+  fs.files["s/d/current.yaml"] = kExpected;
+  fs.files["s/d/legacy.yaml"] = kExpected;
+  CHECK(Notices(RunSuite({"s/c", "s/d"}, SuiteMode::kCheck, fs, ProjectOptions())) ==
+        Lines{"2 cases hold a legacy.yaml that repeats current.yaml (the rendering with --legacy is the same as "
+              "without); trainer test --update removes them"});
+}
+
+TEST_CASE("a legacy.yaml that differs from the rendering with --legacy, itself the same as without, is obsolete") {
+  auto fs = CaseFiles({{"current.yaml", kExpected}, {"legacy.yaml", Replace(kExpected, "image: a", "image: z")}});
   CaseResult result = RunCase("s/c", SuiteMode::kCheck, fs, ProjectOptions());
   CHECK(result.status == CaseResult::Status::kFailed);
   CHECK(result.report ==
-        Lines{"obsolete legacy.yaml: the rendering with --legacy is the same as without, which current.yaml holds"});
+        Lines{"legacy.yaml: JobSet default/job:",
+              "  spec.replicatedJobs[name=node].template.spec.template.spec.containers[name=node].image: z → a",
+              "obsolete legacy.yaml: the rendering with --legacy is the same as without, which current.yaml holds"});
+  CHECK(!result.redundant_legacy);
   CHECK(ChangedPaths(RunCase("s/c", SuiteMode::kUpdate, fs, ProjectOptions())) == Lines{"remove s/c/legacy.yaml"});
 }
 
@@ -548,7 +581,7 @@ TEST_CASE("after --update on a scratch suite with the real file system, the suit
   dir.Put("s/ok/current.yaml", kExpected);
   dir.Put("s/wrong/input.yaml", kInput);
   dir.Put("s/wrong/current.yaml", Replace(kExpected, "replicas: 1", "replicas: 3"));
-  dir.Put("s/wrong/legacy.yaml", kExpected);  // obsolete: the rendering with --legacy is current.yaml's
+  dir.Put("s/wrong/legacy.yaml", kExpected);  // redundant: the rendering with --legacy is current.yaml's
   dir.Put("s/new/input.yaml", kInput);
   auto fs = NewRealFileSystem();
   std::vector<std::string> cases = FindCases({(dir.path / "s").string()});

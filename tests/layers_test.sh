@@ -20,27 +20,23 @@ refused() {  # refused FILE LAYER: configuring failed and said that FILE include
   ! configure && grep -q "$1 includes \"$2/\"" "$tmp/out"
 }
 
+# with LINE FILE: a fresh copy of the sources with LINE appended to FILE
+with() {
+  fresh_copy
+  echo "$1" >>"$tmp/src/$2"
+}
+
 fresh_copy
 check "the tree as it is configures" configure
-
-fresh_copy
-echo '#include "render/render.h"' >>"$tmp/src/lib/util/quote.cpp"
+with '#include "render/render.h"' lib/util/quote.cpp
 check "util including render (a layer above) is refused" refused lib/util/quote.cpp render
-
-fresh_copy
-echo '#include "webhooks/trainjob.h"' >>"$tmp/src/lib/plugins/torch.h"
+with '#include "webhooks/trainjob.h"' lib/plugins/torch.h
 check "a plugins header including webhooks (above plugins) is refused" refused lib/plugins/torch.h webhooks
-
-fresh_copy
-echo '#include "core/pipeline.h"' >>"$tmp/src/lib/plugins/mpi.cpp"
+with '#include "core/pipeline.h"' lib/plugins/mpi.cpp
 check "plugins including core (a layer beside it, not linked) is refused" refused lib/plugins/mpi.cpp core
-
-fresh_copy
-echo '#include "webhooks/trainjob.h"' >>"$tmp/src/lib/input/loader.h"
+with '#include "webhooks/trainjob.h"' lib/input/loader.h
 check "an input header including webhooks, which input links PRIVATE, is refused" refused lib/input/loader.h webhooks
-
-fresh_copy
-echo '#include "webhooks/trainjob.h"' >>"$tmp/src/lib/input/loader.cpp"
+with '#include "webhooks/trainjob.h"' lib/input/loader.cpp
 check "an input source including webhooks, which input links PRIVATE, configures" configure
 
 finish layers_test

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <iterator>
+#include <string>
 
 #include "util/strconv.h"
 
@@ -94,16 +95,19 @@ PlainTag ResolvePlain(std::string_view text, PlainNumber* number) {
   // number starts with a letter.
   if (!text.empty() && !kHints[static_cast<unsigned char>(text[0])]) return PlainTag::kString;
   if (text.size() > 5 && ((text[0] | 0x20) >= 'a' && (text[0] | 0x20) <= 'z')) return PlainTag::kString;
-  for (std::string_view w : kNullWords) {
-    if (text == w) return PlainTag::kNull;
-  }
-  if (FindBoolWord(text)) return PlainTag::kBool;
   const auto as_float = [&](std::string_view float_text) {
     if (number != nullptr) number->float_text = float_text;
     return PlainTag::kFloat;
   };
-  for (std::string_view w : kFloatWords) {
-    if (text == w) return as_float(text);
+  // The words: none starts with a digit, and none is longer than five characters.
+  if (text.empty() || (!IsDigit(text[0]) && text.size() <= 5)) {
+    for (std::string_view w : kNullWords) {
+      if (text == w) return PlainTag::kNull;
+    }
+    if (FindBoolWord(text)) return PlainTag::kBool;
+    for (std::string_view w : kFloatWords) {
+      if (text == w) return as_float(text);
+    }
   }
   const char first = text[0];
   if (first == '.') return IsFiniteYamlFloat(text) ? as_float(text) : PlainTag::kString;
@@ -137,9 +141,14 @@ PlainTag ResolvePlain(std::string_view text, PlainNumber* number) {
 
 bool HasNumberSyntax(std::string_view text) {
   if (text.empty() || !(text[0] == '+' || text[0] == '-' || text[0] == '.' || IsDigit(text[0]))) return false;
-  std::string plain;
-  for (char c : text) {
-    if (c != '_') plain.push_back(c);
+  // Most text that starts so (quantities such as 4Gi, versions) holds a character no number has.
+  constexpr std::string_view kNumberCharacters = "0123456789abcdefABCDEFxXoO+-._";
+  if (text.find_first_not_of(kNumberCharacters) != std::string_view::npos) return false;
+  std::string without_underscores;
+  std::string_view plain = text;
+  if (text.find('_') != std::string_view::npos) {
+    std::erase(without_underscores.assign(text), '_');
+    plain = without_underscores;
   }
   std::int64_t value = 0;
   std::uint64_t magnitude = 0;

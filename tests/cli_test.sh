@@ -255,7 +255,11 @@ for tool in doctest-dev pre-commit zsh fish groff man-db clang; do
   check "the README's first command leaves the test tool $tool to the second" \
     test -z "$(grep -x -- "$tool" <<<"$readme_build_packages")"
 done
-ci_packages=$(grep '^step install ' .ci/run | packages)
+# .ci/run's install command as bash reads it: a stray backslash or quote changes the words apt-get gets.
+ci_install=$(bash -c 'step() { [[ $1 == install ]] && printf "%s" "$3"; }; eval "$(grep "^step install " .ci/run)"')
+ci_packages=$(bash -c 'apt-get() { [[ $1 == install ]] && printf "%s\n" "${@:2}" >&3; return 0; }; '"$ci_install" 3>&1 | grep -v '^-' | sort -u)
+check "every package .ci/run installs is a Debian package name" \
+  test -z "$(grep -vxE '[a-z0-9][a-z0-9.+-]+' <<<"$ci_packages")"
 check "the README and .ci/run install packages" test -n "$readme_packages"
 check "the README's first two commands install the packages .ci/run installs" test "$readme_packages" = "$ci_packages"
 

@@ -62,7 +62,7 @@ TEST_CASE("YamlKeyLess compares digit runs as numbers") {
 
 TEST_CASE("YamlKeyLess reads digit runs too long for int64 as go-yaml does, wrapped around") {
   // 20 sixes are 66666666666666666666, which wraps to -7120309628171539798 as an int64; 19 sixes
-  // fit. A fuzzing finding: the run was once accumulated in a signed integer, which overflowed.
+  // fit; the run must wrap as Go's does, not overflow a signed integer.
   const std::string twenty(20, '6');
   CHECK(YamlKeyLess("x" + twenty, "x1"));
   CHECK_FALSE(YamlKeyLess("x1", "x" + twenty));

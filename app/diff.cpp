@@ -190,8 +190,9 @@ std::optional<std::string> ReadBaseline(const DiffFlags& flags, FileSystem& fs) 
 }
 
 // Writes --baseline FILE at once (a temporary renamed over it), unless it holds these changes
-// already: then it is not touched.
-void WriteBaseline(const DiffFlags& flags, const Baseline& baseline, const std::optional<std::string>& old_text) {
+// already: then it is not touched. `unchecked`: the TrainJobs whose old entries were kept.
+void WriteBaseline(const DiffFlags& flags, const Baseline& baseline, const std::optional<std::string>& old_text,
+                   std::size_t unchecked) {
   const std::string text = baseline.Format();
   const std::size_t n = baseline.entries().size();
   std::string notice =
@@ -203,6 +204,10 @@ void WriteBaseline(const DiffFlags& flags, const Baseline& baseline, const std::
     StagedFiles staged(*writer, "--update-baseline: ");
     staged.Stage(flags.baseline, text);
     staged.Commit();
+  }
+  if (unchecked > 0) {
+    notice += fmt::format("; the entries of {} that could not be checked kept as they were",
+                          unchecked == 1 ? "the TrainJob" : fmt::format("the {} TrainJobs", unchecked));
   }
   if (!flags.quiet) std::cerr << "trainer: " << notice << '\n';
 }
@@ -306,16 +311,20 @@ int RunDiff(const DiffFlags& flags) {
   if (report.groups.empty() && !errors.empty()) throw Error(std::move(errors));
   if (!flags.baseline.empty()) Acknowledge(report, old_baseline);
   if (flags.update_baseline) {
-    // A baseline without the changes of the TrainJobs that could not be checked would drop them:
-    // the file is left as it is.
-    if (!errors.empty()) {
+    // The entries of a TrainJob that could not be checked are kept as the old baseline has them.
+    // TrainJobs that did not load have no name to keep entries by: then the file is left as it is.
+    if (!inputs.errors.empty() || report.not_loaded > 0) {
       std::string message =
-          fmt::format("{}: not updated, as not every TrainJob could be checked", Printable(flags.baseline));
+          fmt::format("{}: not updated, as not every input loaded (a rewrite would drop the entries of what did not)",
+                      Printable(flags.baseline));
       errors.push_back(Diagnostic{.message = std::move(message)});
       throw Error(std::move(errors));
     }
-    WriteBaseline(flags, Baseline::Of(report), old_baseline_text);
+    std::size_t unchecked = 0;
+    for (const ReportGroup& group : report.groups) unchecked += group.Checked() ? 0 : 1;
+    WriteBaseline(flags, Baseline::Of(report, &old_baseline), old_baseline_text, unchecked);
     Finish(report, flags);
+    if (!errors.empty()) throw Error(std::move(errors));
     return kNoDifferences;
   }
   int status = Finish(report, flags);

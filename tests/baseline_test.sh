@@ -45,12 +45,27 @@ check "blocked changes are never acknowledged" [ "$rc" -eq 1 ]
 run diff --legacy "${dump[@]}" --baseline "$tmp/dump.yaml" -q
 check "-q keeps the exit status" [ "$rc" -eq 1 ] && check "-q prints nothing" [ -z "$out$err" ]
 
-# Something that could not be checked: exit 2, the baseline as it was, no temporary left.
-cp "$tmp/first.yaml" "$tmp/c.yaml"
+# TrainJobs that could not be checked (a foreign snapshot, a missing runtime): the report and the
+# errors as without --update-baseline, exit 2, the baseline written with their old entries kept.
+{
+  cat "$tmp/first.yaml"
+  printf '%s\n' "- trainJob: research/orphan" "  object: JobSet/research/orphan" "  path: spec.suspend" "  newValue: false"
+} >"$tmp/c.yaml"
 run diff --legacy tests/dumps/cluster.yaml -r tests/dumps/runtimes.yaml --baseline "$tmp/c.yaml" --update-baseline
 check "an update with TrainJobs that could not be checked exits 2" [ "$rc" -eq 2 ]
-check "... and leaves the baseline as it was" cmp -s "$tmp/c.yaml" "$tmp/first.yaml"
-check "... and says why" grep -qF "$tmp/c.yaml: not updated, as not every TrainJob could be checked" "$tmp/err"
+check "... prints the report" grep -q "TrainJob ml/new-run on mpi-cluster (ClusterTrainingRuntime) changes now$" "$tmp/out"
+check "... names what could not be checked" grep -qF 'TrainJob research/orphan: spec.runtimeRef: ClusterTrainingRuntime "mpi-old" not found' "$tmp/err"
+check "... says what it kept" grep -qxF "trainer: $tmp/c.yaml: 4 changes recorded; the entries of the 2 TrainJobs that could not be checked kept as they were" "$tmp/err"
+check "... keeps the entry of the TrainJob that could not be checked" grep -qx -- "- trainJob: research/orphan" "$tmp/c.yaml"
+check "... drops the entries of a TrainJob not in this run" [ -z "$(grep -x -- "- trainJob: hpc/pi" "$tmp/c.yaml")" ]
+check "... records the changes of the others" [ "$(grep -c '^- trainJob: ml/' "$tmp/c.yaml")" -eq 3 ]
+
+# A TrainJob that did not load has no name to keep entries by: exit 2, the baseline as it was.
+cp "$tmp/first.yaml" "$tmp/d.yaml"
+run diff --legacy "$input" tests/cases/badinput-missing-spec/input.yaml --baseline "$tmp/d.yaml" --update-baseline
+check "an update with an input that did not load exits 2" [ "$rc" -eq 2 ]
+check "... and leaves the baseline as it was" cmp -s "$tmp/d.yaml" "$tmp/first.yaml"
+check "... and says why" grep -qF "$tmp/d.yaml: not updated, as not every input loaded" "$tmp/err"
 check "... and prints nothing" [ -z "$out" ]
 
 # A file that is not a baseline is never overwritten.

@@ -148,10 +148,18 @@ Baseline Baseline::Parse(std::string_view content, const std::string* file) {
   return baseline;
 }
 
-Baseline Baseline::Of(const Report& report) {
+Baseline Baseline::Of(const Report& report, const Baseline* old) {
   Baseline baseline;
   for (const ReportGroup& group : report.groups) {
     if (group.job == nullptr) continue;
+    if (!group.Checked()) {
+      if (old == nullptr) continue;
+      const std::string train_job = group.job->metadata.namespace_ + "/" + group.job->metadata.name;
+      for (const BaselineEntry& e : old->entries_) {
+        if (e.train_job == train_job) baseline.entries_.push_back(e);
+      }
+      continue;
+    }
     for (const ReportObject& o : group.objects) {
       if (o.diff.type == ChangeType::kUnchanged) continue;
       for (std::size_t i = 0; i < EntryCount(o); ++i) baseline.entries_.push_back(EntryOf(group, o, i));

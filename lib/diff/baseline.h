@@ -37,8 +37,10 @@ class Baseline {
   // (file:line:col: field: message) for malformed YAML, a missing or unknown version, an unknown
   // key, and a field of the wrong type.
   static Baseline Parse(std::string_view content, const std::string* file);
-  // Every change of a migration report, blocked TrainJobs' included.
-  static Baseline Of(const Report& report);
+  // Every change of a migration report, blocked TrainJobs' included. With `old`, the entries it
+  // holds for the TrainJobs of the report that could not be checked are kept, so that a rewrite
+  // does not drop what the team recorded for them.
+  static Baseline Of(const Report& report, const Baseline* old = nullptr);
 
   // FILE's content: the version, then the entries sorted.
   std::string Format() const;

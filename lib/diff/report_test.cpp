@@ -905,6 +905,26 @@ TEST_CASE("a baseline records every change of a report, blocked ones too, sorted
   CHECK(Baseline::Of(Report{}).Format() == std::string(kBaselineHeader) + "changes: []\n");
 }
 
+TEST_CASE("a rewrite keeps the old entries of a TrainJob that could not be checked, and only of it") {
+  BaselineFixture f;
+  Report report = f.MakeReport();
+  // job-1 could not be checked this time: no objects, an error.
+  ReportGroup& unchecked = report.groups[1];
+  REQUIRE(unchecked.job->metadata.name == "job-1");
+  unchecked.objects.clear();
+  unchecked.errors.push_back(Diagnostic{.message = "runtime not found"});
+  const std::string file = "b.yaml";
+  const Baseline old = Baseline::Parse(std::string(kBaselineHeader) + "changes:\n" + Entry("job-0", "old:1") +
+                                           Entry("job-1", "old:1") + Entry("job-9", "old:1"),
+                                       &file);
+  // job-0's and job-2's entries are this run's; job-1's the old one; job-9 (not in the run) is gone.
+  CHECK(Baseline::Of(report, &old).Format() == std::string(kBaselineHeader) + "changes:\n" + Entry("job-0", "app:2") +
+                                                   Entry("job-1", "old:1") + Entry("job-2", "app:2"));
+  // Without the old baseline, the unchecked TrainJob has no entries.
+  CHECK(Baseline::Of(report).Format() ==
+        std::string(kBaselineHeader) + "changes:\n" + Entry("job-0", "app:2") + Entry("job-2", "app:2"));
+}
+
 TEST_CASE("a change the baseline records is acknowledged, unless its new value differs or its TrainJob is blocked") {
   BaselineFixture f;
   Report report = f.MakeReport();

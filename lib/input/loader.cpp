@@ -273,9 +273,13 @@ class Loader {
         return;
     }
   }
+  // A file is read once, at its first place; named with -r and as PATH too, everything in it loads.
   void PlanFile(const std::string& path, bool runtimes_only) {
-    if (seen_files_.insert(fs_.Identity(path)).second) {
+    auto [seen, added] = seen_files_.emplace(fs_.Identity(path), sources_.size());
+    if (added) {
       AddSource(Source::Kind::kFile, path, runtimes_only);
+    } else if (!runtimes_only) {
+      sources_[seen->second].runtimes_only = false;
     }
   }
   Source& AddSource(Source::Kind kind, const std::string& name, bool runtimes_only) {
@@ -630,7 +634,7 @@ class Loader {
   FileSystem& fs_;
   Inputs& inputs_;
   std::vector<Source> sources_;
-  std::set<std::string> seen_files_;
+  std::map<std::string, std::size_t> seen_files_;  // each file planned (its identity): its source
   std::unordered_map<std::string, Origin> job_names_;  // namespace/name of each TrainJob loaded: where
   bool stdin_planned_ = false;
   const JobHandler* on_job_ = nullptr;

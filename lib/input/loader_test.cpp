@@ -264,6 +264,28 @@ TEST_CASE("stdin is read with -, and -r sources contribute runtimes only") {
   CHECK(inputs.runtimes.size() == 1);
 }
 
+// -r runtimes/ . names the runtimes' files twice; -r all.yaml all.yaml once rendered nothing.
+TEST_CASE("a file named with -r and as PATH is read once, at its first place, with its TrainJobs") {
+  testing::FakeFileSystem fs;
+  fs.files["all.yaml"] = std::string(kRuntime) + "---\n" + kJob;
+  fs.files["other.yaml"] = std::string(kJob).replace(std::string(kJob).find("name: job"), 9, "name: other");
+  LoadOptions options;
+  options.runtime_paths = {"all.yaml"};
+  options.paths = {"other.yaml", "all.yaml"};
+  Inputs inputs = Load(options, fs);
+  inputs.Checkpoint();
+  REQUIRE(inputs.jobs.size() == 2);
+  CHECK(inputs.jobs[0].metadata.name == "job");  // all.yaml, read where -r named it
+  CHECK(inputs.jobs[1].metadata.name == "other");
+  CHECK(inputs.runtimes.size() == 1);
+  // Named with -r only, its TrainJob is not read.
+  options.paths = {"other.yaml"};
+  Inputs runtimes_only = Load(options, fs);
+  runtimes_only.Checkpoint();
+  REQUIRE(runtimes_only.jobs.size() == 1);
+  CHECK(runtimes_only.jobs[0].metadata.name == "other");
+}
+
 // Read once, it was read as the first: -r - - read its TrainJobs as nothing, and rendered nothing.
 TEST_CASE("stdin named twice is an error, as a -r source and a PATH or as two PATHs") {
   testing::FakeFileSystem fs;

@@ -59,6 +59,13 @@ std::vector<std::string>& Temporaries() {
   static auto* temporaries = new std::vector<std::string>();
   return *temporaries;
 }
+// The folders that MakeDirectories made, which the signal handler removes after the temporaries
+// when they are empty (rmdir(2) removes no other), in the order opposite to their making. Changed
+// as Temporaries() is.
+std::vector<std::string>& MadeFolders() {
+  static auto* folders = new std::vector<std::string>();
+  return *folders;
+}
 std::size_t live_temporaries = 0;
 // Every entry before this one is cleared: files are renamed or removed in the order they were
 // made, so that forgetting one does not scan all those forgotten before it.
@@ -93,9 +100,14 @@ void Forget(const std::string& path) {
 }
 
 extern "C" void RemoveTemporariesAndDie(int sig) {
-  // Only unlink(2), signal(2) and raise(3), async-signal-safe; the list is read, never changed.
+  // Only unlink(2), rmdir(2), signal(2) and raise(3), async-signal-safe; the lists are read, never
+  // changed.
   for (const std::string& path : Temporaries()) {
     if (!path.empty()) unlink(path.c_str());
+  }
+  const std::vector<std::string>& folders = MadeFolders();
+  for (auto it = folders.rbegin(); it != folders.rend(); ++it) {
+    if (!it->empty()) rmdir(it->c_str());
   }
   signal(sig, SIG_DFL);
   raise(sig);  // delivered with the default action once the handler returns
@@ -156,8 +168,10 @@ class RealFileWriter : public FileWriter {
 
   bool MakeDirectories(const std::string& path) override {
     std::error_code ec;
+    SignalsBlocked blocked;
     const bool made = std::filesystem::create_directories(path, ec);
     if (ec) throw Error(fmt::format("{}: {}", path, ec.message()));
+    if (made) MadeFolders().push_back(path);
     return made;
   }
 
@@ -175,6 +189,9 @@ class RealFileWriter : public FileWriter {
       throw Error(fmt::format("{}: cannot remove: {}", path, std::strerror(errno)));
     }
     Forget(path);
+    for (std::string& folder : MadeFolders()) {
+      if (folder == path) folder.clear();
+    }
   }
 
  private:

@@ -34,10 +34,15 @@ bool SameChange(const BaselineEntry& a, const BaselineEntry& b) {
   return a.train_job == b.train_job && a.object == b.object && a.path == b.path && a.new_value == b.new_value;
 }
 
+// The trainJob of the entries of `group`'s TrainJob: NAMESPACE/NAME.
+std::string TrainJobOf(const ReportGroup& group) {
+  return group.job->metadata.namespace_ + "/" + group.job->metadata.name;
+}
+
 // The entry of the i-th change of `o` (of the object itself when it is added or removed).
 BaselineEntry EntryOf(const ReportGroup& group, const ReportObject& o, std::size_t i) {
   BaselineEntry e;
-  e.train_job = group.job->metadata.namespace_ + "/" + group.job->metadata.name;
+  e.train_job = TrainJobOf(group);
   e.object = o.diff.id.kind + "/" + o.diff.id.ns + "/" + o.diff.id.name;
   if (o.diff.type == ChangeType::kModify) {
     const FieldChange& change = o.diff.changes[i];
@@ -154,7 +159,7 @@ Baseline Baseline::Of(const Report& report, const Baseline* old) {
     if (group.job == nullptr) continue;
     if (!group.Checked()) {
       if (old == nullptr) continue;
-      const std::string train_job = group.job->metadata.namespace_ + "/" + group.job->metadata.name;
+      const std::string train_job = TrainJobOf(group);
       for (const BaselineEntry& e : old->entries_) {
         if (e.train_job == train_job) baseline.entries_.push_back(e);
       }

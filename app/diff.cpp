@@ -313,7 +313,7 @@ int RunDiff(const DiffFlags& flags) {
   if (flags.update_baseline) {
     // The entries of a TrainJob that could not be checked are kept as the old baseline has them.
     // TrainJobs that did not load have no name to keep entries by: then the file is left as it is.
-    if (!inputs.errors.empty() || report.not_loaded > 0) {
+    if (!inputs.errors.empty()) {
       std::string message =
           fmt::format("{}: not updated, as not every input loaded (a rewrite would drop the entries of what did not)",
                       Printable(flags.baseline));

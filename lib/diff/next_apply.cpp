@@ -15,6 +15,15 @@ Tree WithSuspend(const Tree& jobset, bool suspend) {
   return applied;
 }
 
+// The refusals of the JobSet webhook for `jobset` applied onto `live` with spec.suspend as the apply
+// sets it. The API server defaults the merged object as it decodes the request, before the webhook.
+// Throws Error when the API server refuses the apply itself (a list item twice).
+std::vector<JobSetError> JudgeApply(const Tree& live, const Tree& jobset, bool suspend) {
+  Tree merged = ApplyOnto(live, WithSuspend(jobset, suspend), JobSetApplySchema());
+  ApplyJobSetSchemaDefaults(merged);
+  return ValidateJobSetUpdate(live, merged);
+}
+
 }  // namespace
 
 NextApply PredictNextApply(const LiveJobSet& live, const Tree& legacy, const Tree& current) {
@@ -32,10 +41,7 @@ NextApply PredictNextApply(const LiveJobSet& live, const Tree& legacy, const Tre
   // The apply that meets the live JobSet: a running one is suspended first, a suspended one resumed.
   const bool suspend = !live.suspended;
   try {
-    // The API server defaults the merged object as it decodes the request, before the webhook.
-    Tree predicted = ApplyOnto(*object, WithSuspend(current, suspend), JobSetApplySchema());
-    ApplyJobSetSchemaDefaults(predicted);
-    for (const JobSetError& e : ValidateJobSetUpdate(*object, predicted)) next.refusals.push_back(e.message);
+    for (const JobSetError& e : JudgeApply(*object, current, suspend)) next.refusals.push_back(e.message);
   } catch (const Error& e) {
     // The API server refuses the apply itself (a list item twice): so does the cluster.
     for (const Diagnostic& d : e.diagnostics()) next.refusals.push_back(d.Format());
@@ -45,11 +51,7 @@ NextApply PredictNextApply(const LiveJobSet& live, const Tree& legacy, const Tre
   if (live.object != nullptr) {
     try {
       next.drift = DiffTrees(*object, ApplyOnto(*object, WithSuspend(legacy, live.suspended), JobSetApplySchema()));
-      if (!next.drift.empty() && !next.refusals.empty()) {
-        Tree legacy_apply = ApplyOnto(*object, WithSuspend(legacy, suspend), JobSetApplySchema());
-        ApplyJobSetSchemaDefaults(legacy_apply);
-        next.legacy_refused = !ValidateJobSetUpdate(*object, legacy_apply).empty();
-      }
+      if (!next.drift.empty() && !next.refusals.empty()) next.legacy_refused = !JudgeApply(*object, legacy, suspend).empty();
     } catch (const Error&) {
       // The legacy apply is refused as the current one is: nothing to compare.
       next.legacy_refused = !next.refusals.empty();

@@ -464,6 +464,7 @@ class Loader {
     if (tm.kind == kTrainJobKind && runtimes_only) return;  // -r sources contribute runtimes only
     bool is_job = tm.kind == kTrainJobKind;
     ApplyDefaults(doc, is_job ? DefaultRule::Scope::kTrainJob : DefaultRule::Scope::kRuntime);
+    const std::string subject = DocumentSubject(doc, tm.kind);
     Findings findings(options_.validate);
     // As the API server: unknown fields (pruned unless strict), then the schema of the CRD, then
     // the validating webhook. Problems of decoding other than unknown fields always fail.
@@ -485,12 +486,12 @@ class Loader {
     for (Diagnostic& d : unknown_fields) findings.Reject(std::move(d));
     // The one schema rule that holds whatever the mode; the schema then finds its field reported.
     if (is_job) {
-      std::optional<Diagnostic> d = CheckRuntimePatchLimit(doc, DocumentSubject(doc, tm.kind));
+      std::optional<Diagnostic> d = CheckRuntimePatchLimit(doc, subject);
       if (d) findings.Fail(std::move(*d));
     }
     if (options_.validate != ValidationMode::kIgnore) {
       for (Diagnostic& d : CheckSchema(doc, is_job ? SchemaScope::kTrainJob : SchemaScope::kRuntime,
-                                       DocumentSubject(doc, tm.kind))) {
+                                       subject)) {
         // One message for a field: decoding already reports the fields it could not read.
         bool reported = std::any_of(findings.errors().begin(), findings.errors().end(),
                                     [&](const Diagnostic& e) { return ApiPath(e.field) == d.field; });
@@ -500,7 +501,7 @@ class Loader {
     // The API server's metadata rules, after the schema's (the TrainJob's own rule on its name comes
     // first). Names and namespaces bound for file names must hold whatever the mode.
     if (options_.validate != ValidationMode::kIgnore || options_.names_in_file_names) {
-      for (Diagnostic& d : ValidateObjectMeta(doc, own_namespace, DocumentSubject(doc, tm.kind))) {
+      for (Diagnostic& d : ValidateObjectMeta(doc, own_namespace, subject)) {
         const bool file_name = d.field == "metadata.name" || d.field == "metadata.namespace";
         if (file_name && options_.names_in_file_names) {
           findings.Fail(std::move(d));

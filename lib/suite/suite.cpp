@@ -667,11 +667,10 @@ std::vector<std::string> Notices(const SuiteResult& result) {
   std::size_t redundant = static_cast<std::size_t>(
       std::count_if(result.cases.begin(), result.cases.end(), [](const CaseResult& c) { return c.redundant_legacy; }));
   if (redundant == 0) return {};
-  return {redundant == 1 ? "1 case holds a legacy.yaml that repeats current.yaml (the rendering with --legacy is "
-                           "the same as without); trainer test --update removes it"
-                         : fmt::format("{} cases hold a legacy.yaml that repeats current.yaml (the rendering with "
-                                       "--legacy is the same as without); trainer test --update removes them",
-                                       redundant)};
+  return {fmt::format("{} a legacy.yaml that repeats current.yaml (the rendering with --legacy is the same as "
+                      "without); trainer test --update removes {}",
+                      redundant == 1 ? "1 case holds" : fmt::format("{} cases hold", redundant),
+                      redundant == 1 ? "it" : "them")};
 }
 
 std::string FormatText(const SuiteResult& result) {

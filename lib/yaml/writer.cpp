@@ -272,14 +272,18 @@ void WriteKey(std::string_view key, std::string& out) {
     out.append(key);
     return;
   }
-  const bool reads_back = !key.empty() && !ReadsAsNonString(key);
-  if (reads_back && AnalyzeScalar(key).plain) {
-    out.append(key);
-  } else if (reads_back && AnalyzeScalar(key).single_quoted && key.find('\n') == std::string_view::npos) {
-    WriteSingleQuoted(key, out);
-  } else {
-    WriteDoubleQuoted(key, out);
+  if (!key.empty() && !ReadsAsNonString(key)) {
+    const ScalarStyles styles = AnalyzeScalar(key);
+    if (styles.plain) {
+      out.append(key);
+      return;
+    }
+    if (styles.single_quoted && key.find('\n') == std::string_view::npos) {
+      WriteSingleQuoted(key, out);
+      return;
+    }
   }
+  WriteDoubleQuoted(key, out);
 }
 
 // The positions of a map's keys in the order they print. The few keys of most maps sort on the

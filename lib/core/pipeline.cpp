@@ -10,7 +10,6 @@
 
 #include "api/decode.h"
 #include "core/trainingruntime.h"
-#include "k8s/apply.h"
 #include "k8s/typed_roundtrip.h"
 
 namespace trainer {

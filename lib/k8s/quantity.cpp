@@ -533,10 +533,7 @@ bool ParseDecimal(std::string_view text, BigDec& out) {
   std::size_t dot = text.find('.');
   std::string digits(text.substr(0, dot));
   if (dot != std::string_view::npos) digits.append(text.substr(dot + 1));
-  if (digits.empty()) return false;
-  for (char c : digits) {
-    if (!IsDigit(c)) return false;
-  }
+  if (!IsDigits(digits)) return false;
   out.unscaled = FromDigits(digits);
   out.unscaled.negative = negative && !IsZeroBig(out.unscaled);
   out.scale = dot == std::string_view::npos ? 0 : static_cast<std::int32_t>(text.size() - dot - 1);

@@ -9,13 +9,10 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <span>
 #include <stdexcept>
 #include <vector>
 

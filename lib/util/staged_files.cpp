@@ -59,9 +59,9 @@ std::vector<std::string>& Temporaries() {
   static auto* temporaries = new std::vector<std::string>();
   return *temporaries;
 }
-// The folders that MakeDirectories made, which the signal handler removes after the temporaries
-// when they are empty (rmdir(2) removes no other), in the order opposite to their making. Changed
-// as Temporaries() is.
+// The folders that MakeDirectories calls made (the path asked for; not the parents made with it),
+// which the signal handler removes after the temporaries when they are empty (rmdir(2) removes no
+// other), in the order opposite to their making. Changed as Temporaries() is.
 std::vector<std::string>& MadeFolders() {
   static auto* folders = new std::vector<std::string>();
   return *folders;

@@ -6,7 +6,8 @@
 // gets (0666 less the umask), or its owner's only for a Secret (0600 less the umask), and never one
 // that the file it replaces withholds: a file its user made 0600 stays 0600. On a signal that ends
 // trainer (SIGINT, SIGTERM, SIGHUP and the others of RemoveTemporariesOnSignals) the temporaries are
-// removed before trainer dies of it, and then the folders MakeDirectories made, when empty.
+// removed before trainer dies of it, and then each folder a MakeDirectories call made (not the
+// parents it made), when empty.
 #pragma once
 
 #include <memory>
@@ -54,9 +55,9 @@ std::unique_ptr<FileWriter> NewRealFileWriter();
 
 // On each signal whose default action ends the process, except those of a fault in trainer itself
 // (SIGSEGV, SIGABRT...): removes the temporary files of every real FileWriter that are not yet
-// renamed or removed, and the folders its MakeDirectories made that are empty, then dies of the signal (exit status 128+n). A signal the caller ignores
-// (nohup's SIGHUP) stays ignored. SIGKILL cannot be caught: it leaves the temporaries. Called once,
-// at the start.
+// renamed or removed, and each folder its MakeDirectories calls made (not their parents) that is
+// empty, then dies of the signal (exit status 128+n). A signal the caller ignores (nohup's SIGHUP)
+// stays ignored. SIGKILL cannot be caught: it leaves the temporaries. Called once, at the start.
 void RemoveTemporariesOnSignals();
 
 // New contents for a set of files, staged under temporary names and then renamed into place

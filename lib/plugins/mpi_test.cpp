@@ -364,10 +364,12 @@ TEST_CASE("MPI Validate") {
     std::optional<TrainerSpec> trainer;
     std::vector<std::string> want;
   };
+  // A TrainJob that an MPI policy would refuse: the rows without one show that nothing is checked.
+  const TrainerSpec reserved = WithEnv("[{name: OMPI_MCA_orte_default_hostfile, value: x}]");
   const Case cases[] = {
-      {.name = "no action when info is nil", .policy = kNilInfo, .trainer = Trainer(2)},
-      {.name = "no action when info does not have MLPolicySource", .policy = kNoPolicy},
-      {.name = "info does not have MPIPolicySource", .policy = kNoMPI},
+      {.name = "no action when info is nil", .policy = kNilInfo, .trainer = reserved},
+      {.name = "no action when info does not have MLPolicySource", .policy = kNoPolicy, .trainer = reserved},
+      {.name = "info does not have MPIPolicySource", .policy = kNoMPI, .trainer = reserved},
       {.name = "numProcPerNode typed is int", .trainer = Trainer(std::nullopt, 8)},
       {.name = "runtime does not have Launcher but TrainJob has only 1 numNodes",
        .policy = kLauncherAsNode,

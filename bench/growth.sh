@@ -45,6 +45,8 @@ runtime_head() {
 node_container() { printf '                  containers:\n                    - name: node\n                      image: python:3.12\n'; }
 # numbered N FORMAT: FORMAT for i = 1 to N, with i for each of its two %d.
 numbered() { awk -v n="$1" -v f="$2" 'BEGIN { for (i = 1; i <= n; i++) printf f, i, i }'; }
+# runtime_volumes N: the node container's volumes v0 to v(N-1), as a runtime's pod spec lists them.
+runtime_volumes() { awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                    - name: v%d\n                      emptyDir: {}\n", i }'; }
 trainjob() { printf -- '---\napiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata:\n  name: job\nspec:\n  runtimeRef:\n    name: plain\n'; }
 
 # 1. Runtime container env and volumes of N items each (Upsert, JobSet SyncContainer).
@@ -53,7 +55,7 @@ gen_runtime_env() {
     printf '                      env:\n'
     awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                        - name: E%d\n                          value: \"%d\"\n", i, i }'
     printf '                  volumes:\n'
-    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                    - name: v%d\n                      emptyDir: {}\n", i }'
+    runtime_volumes "$1"
     trainjob
     printf '  trainer:\n    env:\n      - name: E1\n        value: job\n'
   } >"$2/in.yaml"
@@ -62,7 +64,7 @@ gen_runtime_env() {
 volumes_patch() {
   runtime_head; node_container
   printf '                  volumes:\n'
-  awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                    - name: v%d\n                      emptyDir: {}\n", i }'
+  runtime_volumes "$1"
   trainjob
   printf '  runtimePatches:\n    - manager: a.example.com/x\n      trainingRuntimeSpec:\n        template:\n          spec:\n'
   printf '            replicatedJobs:\n              - name: node\n                template:\n                  spec:\n'
@@ -185,7 +187,7 @@ gen_apply_reversed() {
     printf '                spec:\n'
     node_container
     printf '                  volumes:\n'
-    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "                    - name: v%d\n                      emptyDir: {}\n", i }'
+    runtime_volumes "$1"
     trainjob
     printf -- '---\napiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n  name: job\n  namespace: default\n'
     printf 'spec:\n  replicatedJobs:\n    - name: node\n      template:\n        spec:\n          template:\n'
